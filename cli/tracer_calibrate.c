@@ -92,7 +92,8 @@ static bool read_calibration(const char *trace_dir, struct tracing_cost *cost, b
   bool found = false;
   if (event_map_build(trace, &map) == 0) {
     if (tally_trace(trace, &map, 1, false, &tally) == 0 && tally.has_calibration) {
-      *cost = (struct tracing_cost){tally.calibration_event_ps, tally.calibration_byte_ps};
+      *cost = (struct tracing_cost){tally.calibration_event_ps, tally.calibration_byte_ps,
+                                    tally.calibration_call_ps};
       *tsc = tally.clock_is_tsc;
       found = true;
     }

@@ -102,8 +102,9 @@ static const char usage[] =
     "                         over the median by more than PCT%% (default 25)\n"
     "  -o, --output FILE      write the analysis to FILE instead of standard output\n"
     "  -m, --mode MODE        what each call's event records: minimal (names, times,\n"
-    "                         status), default (scalar arguments and out values too) or\n"
-    "                         full (arrays, strings and structs too)\n"
+    "                         status; written 32 calls an event, and a SIGKILL loses a\n"
+    "                         thread's last 31 at most), default (scalar arguments and\n"
+    "                         out values too) or full (arrays, strings and structs too)\n"
     "  -b, --backends LIST    trace only these backends, comma-separated (default: all;\n"
     "                         built here: %s); `none` records only --events\n"
     "      --events LIST      also record these LTTng-UST events (comma-separated name\n"
@@ -852,7 +853,8 @@ static int run(const struct options *o) {
                            .wall_ns = (uint64_t)(app_end.tv_sec - app_start.tv_sec) * 1000000000u +
                                       (uint64_t)app_end.tv_nsec - (uint64_t)app_start.tv_nsec,
                            .event_ps = cost.event_ps,
-                           .byte_ps = cost.byte_ps};
+                           .byte_ps = cost.byte_ps,
+                           .call_ps = cost.call_ps};
   launch_describe_status(status, run.status, sizeof run.status);
   run.clean = WIFEXITED(status) && WEXITSTATUS(status) == 0;
   for (char **a = o->app; *a; a++) {

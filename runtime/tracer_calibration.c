@@ -5,8 +5,9 @@
  * this machine and clock; the first traced process runs it once, before the app's main.
  * It calls an empty function the way the generated interposers call the real one (the
  * in-flight stack, two clock reads, a record filled, one event written) against the
- * same loop calling it bare, with records of two sizes, the median of several rounds after
- * one that warms up. Enough events pass to fill sub-buffers, so that their switches are
+ * same loop calling it bare, with records of two sizes, and the way minimal mode does
+ * (into a batch, tracer_call_batch.h), the median of several rounds after one that warms
+ * up. Enough events pass to fill sub-buffers, so that their switches are
  * in the cost: some 400 ms and 40 MB of trace in a session of its own, once per machine
  * and clock (shorter runs moved by +-25% between runs on a KVM guest).
  */
@@ -52,9 +53,16 @@ static int compare_u64(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
+/* Minimal mode's batches, written as the calibration's own events. */
+static void write_calibration_batch(const uint64_t *slots, unsigned count) {
+  lttng_ust_tracepoint(lttng_ust_tracer, calibration_sample, slots, count);
+}
+static int calibration_batch = -1;
+
 /* The median time of ROUNDS rounds of SAMPLES calls, traced as an interposer traces them
- * with a record of `count` slots, or bare, after one round that is not counted (it pays
- * for first touches of the buffers' pages and caches). */
+ * with a record of `count` slots (0: into a batch, as minimal mode does), or bare, after
+ * one round that is not counted (it pays for first touches of the buffers' pages and
+ * caches). */
 static uint64_t loop_ns(unsigned count, bool traced) {
   uint64_t rounds[ROUNDS + 1];
   uint64_t slots[LARGE];
@@ -64,6 +72,17 @@ static uint64_t loop_ns(unsigned count, bool traced) {
     for (unsigned i = 0; i < SAMPLES; i++) {
       if (!traced) {
         real_call();
+        continue;
+      }
+      if (count == 0) {
+        unsigned depth = tracer_inflight_push("calibration", 0);
+        uint64_t start = tracer_now();
+        tracer_inflight_started(depth, start);
+        real_call();
+        uint64_t end = tracer_now();
+        tracer_inflight_pop();
+        tracer_batch_call(calibration_batch, write_calibration_batch, start, end,
+                          tracer_record_call(0, depth, 0));
         continue;
       }
       for (unsigned k = 4; k < count; k++)
@@ -100,7 +119,15 @@ void tracer_calibrate_if_asked(void) {
     per_byte = 0;
   /* The fixed cost of an event with no payload: a record head less its 32 bytes. */
   double fixed = small - per_byte * SMALL * sizeof(uint64_t);
+  if (fixed < 0)
+    fixed = 0;
+  /* A batched call, its share of the batch's event included: a batch is one large event,
+   * whose bytes cost less each than a call's own event's. */
+  calibration_batch = tracer_batch_register("calibration", write_calibration_batch);
+  double call = ((double)loop_ns(0, true) - bare) / SAMPLES;
   lttng_ust_tracepoint(lttng_ust_tracer, calibration, tracer_pid(), tracer_tid(),
-                       (uint64_t)(fixed > 0 ? fixed * 1000 : 0), (uint64_t)(per_byte * 1000));
-  tracer_debug("calibration: %.1f ns an event, %.3f ns a byte", fixed, per_byte);
+                       (uint64_t)(fixed * 1000), (uint64_t)(per_byte * 1000),
+                       (uint64_t)(call > 0 ? call * 1000 : 0));
+  tracer_debug("calibration: %.1f ns an event, %.3f ns a byte, %.1f ns a batched call", fixed,
+               per_byte, call);
 }

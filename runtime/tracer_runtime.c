@@ -98,8 +98,17 @@ static struct tracer_thread_calls *all_thread_calls;
 static void reset_ids_in_child(void) {
   tracer_cached_pid = 0;
   tracer_cached_tid = 0;
-  for (struct tracer_thread_calls *t = all_thread_calls; t; t = t->next)
+  for (struct tracer_thread_calls *t = all_thread_calls; t; t = t->next) {
     memset(t->counted, 0, sizeof t->counted);
+    for (int i = 0; i < TRACER_BATCH_BACKENDS; i++)
+      t->batches[i].count = 0; /* the parent's calls: the parent writes them */
+    if (t == tracer_thread_calls) {
+      t->tid = (int)syscall(SYS_gettid); /* the child's one thread */
+    } else {
+      t->depth = 0; /* the parent's other threads: not in the child */
+      t->alive = 0;
+    }
+  }
 }
 
 struct code_search {
@@ -258,6 +267,7 @@ static pthread_key_t thread_calls_key;
 static void thread_calls_end(void *arg) {
   struct tracer_thread_calls *t = arg;
   tracer_counted_write_all(t);
+  tracer_batch_write_all(t);
   t->alive = 0; /* the thread ended with its calls: nothing of it is unfinished */
   t->depth = 0;
 }
@@ -291,8 +301,8 @@ struct tracer_thread_calls *tracer_thread_calls_register(void) {
   return t;
 }
 
-/* Writes every open call and every counted entry of every thread; safe in a signal
- * handler (tracepoints are). */
+/* Writes every open call, every counted entry and every batch of every thread; safe in
+ * a signal handler (tracepoints are). */
 static void write_unfinished(void) {
   tracer_debug("writing the calls in flight");
   for (struct tracer_thread_calls *t = __atomic_load_n(&all_thread_calls, __ATOMIC_ACQUIRE); t;
@@ -300,12 +310,20 @@ static void write_unfinished(void) {
     if (!t->alive)
       continue;
     tracer_counted_write_all(t);
+    tracer_batch_write_all(t);
     unsigned depth = t->depth < TRACER_INFLIGHT_DEPTH ? t->depth : TRACER_INFLIGHT_DEPTH;
     for (unsigned i = 0; i < depth; i++)
       lttng_ust_tracepoint(lttng_ust_tracer, unfinished, tracer_pid(), t->tid,
                            t->calls[i].backend, t->calls[i].function, t->calls[i].start);
     t->depth = 0;
   }
+}
+
+void tracer_batch_write_everywhere(int index) {
+  for (struct tracer_thread_calls *t = __atomic_load_n(&all_thread_calls, __ATOMIC_ACQUIRE); t;
+       t = t->next)
+    if (t->alive)
+      tracer_batch_write(t, index);
 }
 
 __attribute__((destructor)) static void tracer_runtime_fini(void) { write_unfinished(); }

@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <time.h>
+
+#include "tracer_call_batch.h"
 #if defined(__x86_64__) || defined(__i386__)
 #include <x86intrin.h>
 #endif
@@ -186,6 +188,7 @@ struct tracer_thread_calls {
   struct tracer_inflight calls[TRACER_INFLIGHT_DEPTH];
   volatile unsigned depth; /* may exceed the array: deeper calls are not kept */
   struct tracer_counted counted[TRACER_COUNTED_SLOTS]; /* owner-written; open addressing */
+  struct tracer_call_batch batches[TRACER_BATCH_BACKENDS]; /* minimal mode's, by backend */
   int tid;
   struct tracer_thread_calls *next; /* in the process-wide list; never removed */
   volatile int alive;
@@ -221,6 +224,36 @@ static inline void tracer_inflight_pop(void) {
   struct tracer_thread_calls *t = tracer_thread_calls;
   if (t && t->depth)
     t->depth--;
+}
+
+/* Minimal mode: adds a finished call to the thread's batch of its backend (the index
+ * tracer_batch_register() gave it), written as one event when full
+ * (tracer_call_batch.h). Without a batch (an unregistered thread or backend), the call
+ * is written at once, as a batch of one, through `write`. */
+static inline void tracer_batch_call(int backend, tracer_batch_writer *write, uint64_t start,
+                                     uint64_t end, uint64_t call) {
+  struct tracer_thread_calls *t = tracer_thread_calls;
+  if (!t)
+    t = tracer_thread_calls_register();
+  if (t && backend >= 0 && backend < TRACER_BATCH_BACKENDS) {
+    struct tracer_call_batch *b = &t->batches[backend];
+    unsigned n = b->count;
+    if (n >= TRACER_BATCH_CALLS) { /* left full by a write that raced the exit path */
+      tracer_batch_write(t, backend);
+      n = b->count = 0;
+    }
+    uint64_t *record = &b->slots[1 + TRACER_BATCH_CALL_SLOTS * n];
+    record[0] = start;
+    record[1] = end;
+    record[2] = call;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST); /* a signal handler sees the record whole */
+    b->count = ++n;
+    if (n == TRACER_BATCH_CALLS)
+      tracer_batch_write(t, backend);
+    return;
+  }
+  uint64_t one[1 + TRACER_BATCH_CALL_SLOTS] = {tracer_record_ids(), start, end, call};
+  write(one, 1 + TRACER_BATCH_CALL_SLOTS);
 }
 
 /* The call the thread has just returned from: for a backend's <b>_command_end, which the

@@ -94,12 +94,14 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_tracer, calibration_sample,
 )
 
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_tracer, calibration,
-  LTTNG_UST_TP_ARGS(int32_t, pid, int32_t, tid, uint64_t, event_ps, uint64_t, byte_ps),
+  LTTNG_UST_TP_ARGS(int32_t, pid, int32_t, tid, uint64_t, event_ps, uint64_t, byte_ps,
+                    uint64_t, call_ps),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_integer(int32_t, pid, pid)
     lttng_ust_field_integer(int32_t, tid, tid)
     lttng_ust_field_integer(uint64_t, event_ps, event_ps)
     lttng_ust_field_integer(uint64_t, byte_ps, byte_ps)
+    lttng_ust_field_integer(uint64_t, call_ps, call_ps)
   )
 )
 

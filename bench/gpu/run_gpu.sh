@@ -239,13 +239,15 @@ if [ -f "$W/torch.pftrace" ]; then
   fi
 fi
 
-# ---- overhead on the PyTorch loop: untraced, traced, torch.profiler; small and big.
+# ---- overhead on the PyTorch loop: untraced, traced (default and minimal modes),
+# torch.profiler; small and big.
 # Its own budget ends it before BUDGET; the timeout, 60 s later, only if a run hangs.
 overhead_budget=$((BUDGET - 10 - SECONDS))
 ((overhead_budget > 270)) && overhead_budget=270
 if ((overhead_budget >= 45)); then
   step torch_overhead $((overhead_budget + 60)) env -u TRACER_CUDA_TIMING \
-    python3 bench/gpu/torch_overhead.py --rounds 5 --budget "$overhead_budget" --keep "$W"
+    python3 bench/gpu/torch_overhead.py --rounds 5 --budget "$overhead_budget" --keep "$W" \
+      --modes untraced,traced,minimal,profiler
   result "PyTorch loop overhead" sed -n '/^== summary/,$p'
 else
   skip torch_overhead "only $overhead_budget s of the budget left"

@@ -109,9 +109,11 @@ def keep_and_clean(folders, trace_dir, tally, keep_dir, kept_name):
             os.remove(tally)
 
 
-def traced(tracer, backends, tally_path, trace_dir, command):
-    """command under the tracer, its text tally written to tally_path."""
-    return [tracer, "-b", backends, "-o", tally_path, "--trace-output", trace_dir, "--"] + command
+def traced(tracer, backends, tally_path, trace_dir, command, options=()):
+    """command under the tracer (with options, such as ["-m", "minimal"]), its text tally
+    written to tally_path."""
+    return ([tracer, "-b", backends, *options, "-o", tally_path, "--trace-output", trace_dir,
+             "--"] + command)
 
 
 def median(values):

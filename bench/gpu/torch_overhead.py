@@ -3,12 +3,14 @@
 
     torch_overhead.py [--rounds 5] [--budget 270] [--sizes small,big]
                       [--small-steps 200] [--big-steps 50] [--tracer tracer]
-                      [--backends cuda,cudart,nvtx] [--keep DIR]
+                      [--backends cuda,cudart,nvtx] [--modes untraced,traced,profiler]
+                      [--keep DIR]
 
 Runs tests/gpu/torch_loop.py (which prints the mean step time of its timed steps) for
-each size: small (bound by the host's launches) and big (bound by the GPU), in three
-modes: untraced, under `tracer -b BACKENDS` (tally to a file, trace folder removed after
-each run) and with --profiler (torch.profiler, CPU and CUDA activities). One run of each
+each size: small (bound by the host's launches) and big (bound by the GPU), in the modes
+of --modes: untraced, traced (under `tracer -b BACKENDS`, tally to a file, trace folder
+removed after each run), minimal (the same with `-m minimal`) and profiler (the loop's
+--profiler: torch.profiler, CPU and CUDA activities). One run of each
 mode per size per round, the order of the modes rotating from round to round, so that
 drift of the machine falls on all modes alike. Stops starting rounds when the next one
 would pass --budget seconds (at least one round is run). Prints each run, then per size
@@ -23,7 +25,7 @@ import time
 
 import runs
 
-MODES = ["untraced", "traced", "profiler"]
+MODES = ["untraced", "traced", "minimal", "profiler"]
 LOOP = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tests", "gpu",
                     "torch_loop.py")
 
@@ -41,6 +43,8 @@ def main():
     parser.add_argument("--big-steps", type=int, default=50)
     parser.add_argument("--tracer", default="tracer")
     parser.add_argument("--backends", default="cuda,cudart,nvtx")
+    parser.add_argument("--modes", default="untraced,traced,profiler",
+                        help="untraced, traced, minimal, profiler; untraced is the baseline")
     parser.add_argument("--keep")
     parser.add_argument("--run-timeout", type=int, default=90)
     args = parser.parse_args()
@@ -49,6 +53,11 @@ def main():
         print(f"torch_overhead.py: {loop} is missing", file=sys.stderr)
         return 2
     sizes = [s for s in args.sizes.split(",") if s]
+    modes = [m for m in args.modes.split(",") if m]
+    if "untraced" not in modes or any(m not in MODES for m in modes):
+        print(f"torch_overhead.py: --modes {args.modes}: among {','.join(MODES)}, with untraced",
+              file=sys.stderr)
+        return 2
     steps = {"small": args.small_steps, "big": args.big_steps}
     unknown = [s for s in sizes if s not in steps]
     if unknown:
@@ -58,7 +67,7 @@ def main():
     print(f"torch_overhead.py: {sys.executable} {loop}; tracer -b {args.backends}; "
           f"up to {args.rounds} rounds within {args.budget:.0f} s", flush=True)
     folders = runs.TraceFolders()
-    step_ms = {(size, mode): [] for size in sizes for mode in MODES}
+    step_ms = {(size, mode): [] for size in sizes for mode in modes}
     failures = 0
     start = time.monotonic()
     longest_round = 0.0
@@ -73,17 +82,19 @@ def main():
                       flush=True)
                 break
             round_start = time.monotonic()
-            shift = round_index % len(MODES)
+            shift = round_index % len(modes)
             for size in sizes:
-                for mode in MODES[shift:] + MODES[:shift]:
+                for mode in modes[shift:] + modes[:shift]:
                     app = [sys.executable, loop, str(steps[size]), "--size", size]
                     trace_dir = tally = None
                     if mode == "profiler":
                         command = app + ["--profiler"]
-                    elif mode == "traced":
+                    elif mode in ("traced", "minimal"):
                         trace_dir = folders.next()
                         tally = trace_dir + ".txt"
-                        command = runs.traced(args.tracer, args.backends, tally, trace_dir, app)
+                        options = ["-m", "minimal"] if mode == "minimal" else []
+                        command = runs.traced(args.tracer, args.backends, tally, trace_dir, app,
+                                              options)
                     else:
                         command = app
                     result = runs.run(command, args.run_timeout)
@@ -97,7 +108,7 @@ def main():
                     else:
                         step_ms[(size, mode)].append(ms)
                     runs.keep_and_clean(folders, trace_dir, tally, args.keep,
-                                        f"overhead_{size}_tally.txt")
+                                        f"overhead_{size}_{mode}_tally.txt")
             rounds_done += 1
             longest_round = max(longest_round, time.monotonic() - round_start)
     except runs.Stopped:
@@ -108,15 +119,17 @@ def main():
 
     print(f"== summary: PyTorch loop step time, median of each mode's runs ({rounds_done} full round(s)) "
           f"(tracer -b {args.backends}; profiler: torch.profiler CPU+CUDA)")
-    print(f"{'size':<6} {'steps':>5} {'untraced':>9} {'traced':>9} {'profiler':>9} "
-          f"{'traced/untr':>11} {'prof/untr':>9}  runs (untraced | traced | profiler)")
+    others = [m for m in modes if m != "untraced"]
+    print(f"{'size':<6} {'steps':>5} " + " ".join(f"{m:>9}" for m in modes) + " " +
+          " ".join(f"{m[:5] + '/untr':>11}" for m in others) +
+          f"  runs ({' | '.join(modes)})")
     for size in sizes:
-        medians = {mode: runs.median(step_ms[(size, mode)]) for mode in MODES}
-        each = " | ".join(" ".join(f"{v:.3f}" for v in step_ms[(size, mode)]) for mode in MODES)
-        print(f"{size:<6} {steps[size]:>5} {runs.fmt(medians['untraced']):>9} "
-              f"{runs.fmt(medians['traced']):>9} {runs.fmt(medians['profiler']):>9} "
-              f"{runs.fmt(ratio(medians['traced'], medians['untraced'])):>11} "
-              f"{runs.fmt(ratio(medians['profiler'], medians['untraced'])):>9}  {each}")
+        medians = {mode: runs.median(step_ms[(size, mode)]) for mode in modes}
+        each = " | ".join(" ".join(f"{v:.3f}" for v in step_ms[(size, mode)]) for mode in modes)
+        print(f"{size:<6} {steps[size]:>5} " +
+              " ".join(f"{runs.fmt(medians[m]):>9}" for m in modes) + " " +
+              " ".join(f"{runs.fmt(ratio(medians[m], medians['untraced'])):>11}"
+                       for m in others) + f"  {each}")
     print("(step_ms: mean ms per step over the timed steps of one run, after 10 warm-up steps)")
     return 1 if failures else 0
 

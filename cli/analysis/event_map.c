@@ -30,7 +30,7 @@ static void map_class(const struct ctf_event_class *c, struct event_info *info) 
   info->tid = ctf_event_class_field_index(c, "tid");
   info->device_backend = info->device_kind = info->device_name = -1;
   info->device_bytes = info->device_queue = info->device_end = -1;
-  info->cost = info->event_ps = info->byte_ps = -1;
+  info->cost = info->event_ps = info->byte_ps = info->call_ps = -1;
   info->calls = info->total = info->min = info->max = -1;
   info->row = -1;
   const char *colon = strchr(c->name, ':');
@@ -55,6 +55,7 @@ static void map_class(const struct ctf_event_class *c, struct event_info *info) 
       info->role = EVENT_CALIBRATION;
       info->event_ps = ctf_event_class_field_index(c, "event_ps");
       info->byte_ps = ctf_event_class_field_index(c, "byte_ps");
+      info->call_ps = ctf_event_class_field_index(c, "call_ps");
     } else if (strcmp(event, "calibration_sample") == 0) {
       info->role = EVENT_CALIBRATION_SAMPLE;
     } else if (strcmp(event, "region") == 0 || strcmp(event, "paused") == 0) {
@@ -92,6 +93,8 @@ static void map_class(const struct ctf_event_class *c, struct event_info *info) 
   info->record = ctf_event_class_field_index(c, "record"); /* see event_map_call() */
   if (strcmp(event, "call") == 0) {
     info->role = EVENT_CALL;
+    info->batch = true;
+    info->record = ctf_event_class_field_index(c, "calls");
     return;
   }
   int function = backends_function_index(desc, event, event_len);
@@ -174,9 +177,30 @@ int64_t event_map_slot_value(const struct tracer_slot *slot, uint64_t raw) {
 
 bool event_map_call(const struct event_info *info, const struct ctf_event *ev,
                     struct event_call *call) {
+  if (info->batch)
+    return event_map_batch(info, ev, call, 1) == 1;
   uint64_t head[EVENT_RECORD_HEAD];
   return info->role == EVENT_CALL &&
          event_map_call_unpack(head, event_map_record(info, ev, head, EVENT_RECORD_HEAD), call);
+}
+
+size_t event_map_batch(const struct event_info *info, const struct ctf_event *ev,
+                       struct event_call *calls, size_t max) {
+  uint64_t slots[1 + EVENT_BATCH_CALL_SLOTS * EVENT_BATCH_MAX];
+  if (!info->batch || info->role != EVENT_CALL)
+    return 0;
+  size_t n = event_map_record(info, ev, slots, sizeof slots / sizeof *slots);
+  if (n < 1 + EVENT_BATCH_CALL_SLOTS)
+    return 0;
+  size_t count = (n - 1) / EVENT_BATCH_CALL_SLOTS;
+  if (count > max)
+    count = max;
+  for (size_t i = 0; i < count; i++) {
+    const uint64_t *r = &slots[1 + EVENT_BATCH_CALL_SLOTS * i];
+    uint64_t head[EVENT_RECORD_HEAD] = {r[0], r[1], slots[0], r[2]};
+    event_map_call_unpack(head, EVENT_RECORD_HEAD, &calls[i]);
+  }
+  return count;
 }
 
 bool event_map_call_unpack(const uint64_t *head, size_t n, struct event_call *call) {

@@ -24,16 +24,18 @@ enum event_role {
 struct event_info {
   enum event_role role;
   bool full;                              /* an F__full event */
+  bool batch;                             /* minimal mode's `call`: a batch of calls */
   int backend;                            /* index in tracer_backends[], -1 if none */
   const struct tracer_backend_desc *desc; /* NULL if none */
   int function;                           /* index in desc->functions, -1 if none (and
                                              for `call`, whose record says it) */
   /* Payload field indices, -1 when absent. */
   int pid, tid; /* the event's own ids (else the vpid/vtid contexts, if any) */
-  int record;   /* a call event's record array, see event_map_call() */
+  int record;   /* a call event's record array (event_map_call()), or a batch's `calls`
+                   sequence (event_map_batch()) */
   int start, status, function_field;
   int device_backend, device_kind, device_name, device_bytes, device_queue, device_end;
-  int cost, event_ps, byte_ps; /* clock_read and calibration events */
+  int cost, event_ps, byte_ps, call_ps; /* clock_read and calibration events */
   int calls, total, min, max;   /* counted events */
   int row; /* calls of a function tallied per value of a param: that param's index in
               the function's slots (tracer_function_desc.slots), -1 if none */
@@ -56,13 +58,23 @@ struct event_call {
   unsigned depth;      /* traced calls the thread was already in */
 };
 
-/* False when ev is not a call event or its record cannot be read. */
+/* False when ev is not a call event or its record cannot be read. For a batch, the
+ * first of its calls. */
 bool event_map_call(const struct event_info *info, const struct ctf_event *ev,
                     struct event_call *call);
 
 /* A call from the first n slots of its record (event_map_record()); false when n is
  * shorter than the head. */
 bool event_map_call_unpack(const uint64_t *head, size_t n, struct event_call *call);
+
+/* Minimal mode's `call` event holds a batch of one thread's calls (runtime/
+ * tracer_call_batch.h): its `calls` sequence is pid << 32 | tid, then per call its start,
+ * end and function << 48 | depth << 32 | status. */
+enum { EVENT_BATCH_CALL_SLOTS = 3, EVENT_BATCH_MAX = 1024 /* the runtime writes 32 */ };
+/* The calls of a batch event into calls (up to max); returns how many (0 when ev is not
+ * a batch or cannot be read). */
+size_t event_map_batch(const struct event_info *info, const struct ctf_event *ev,
+                       struct event_call *calls, size_t max);
 
 /* Up to max slots of a call event's record into slots; returns how many (0 when it has
  * none or cannot be read). */

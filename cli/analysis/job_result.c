@@ -294,6 +294,8 @@ static int merge_tally(struct job_result *into, const struct tally *from) {
   t->events += from->events;
   t->own_events += from->own_events;
   t->counted_calls += from->counted_calls;
+  t->batched_calls += from->batched_calls;
+  t->batch_events += from->batch_events;
   t->trace_bytes += from->trace_bytes;
   if (from->has_clock_read && (!t->has_clock_read || from->clock_read_ns < t->clock_read_ns))
     t->clock_read_ns = from->clock_read_ns;
@@ -301,6 +303,7 @@ static int merge_tally(struct job_result *into, const struct tally *from) {
   if (from->has_calibration && !t->has_calibration) {
     t->calibration_event_ps = from->calibration_event_ps;
     t->calibration_byte_ps = from->calibration_byte_ps;
+    t->calibration_call_ps = from->calibration_call_ps;
     t->clock_is_tsc = from->clock_is_tsc;
     t->has_calibration = true;
   }

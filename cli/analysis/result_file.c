@@ -179,11 +179,13 @@ int result_file_write(const char *path, const struct job_result *r) {
           (ull)t->trace_bytes, (ull)t->discarded, (ull)t->pauses, (ull)t->paused_ns);
   if (t->counted_calls)
     fprintf(f, "counted %llu\n", (ull)t->counted_calls);
+  if (t->batched_calls)
+    fprintf(f, "batched %llu %llu\n", (ull)t->batched_calls, (ull)t->batch_events);
   if (t->has_clock_read)
     fprintf(f, "clock_read %llu\n", (ull)t->clock_read_ns);
   if (t->has_calibration)
-    fprintf(f, "calibration %llu %llu %d\n", (ull)t->calibration_event_ps,
-            (ull)t->calibration_byte_ps, t->clock_is_tsc);
+    fprintf(f, "calibration %llu %llu %d %llu\n", (ull)t->calibration_event_ps,
+            (ull)t->calibration_byte_ps, t->clock_is_tsc, (ull)t->calibration_call_ps);
   if (t->error)
     fprintf(f, "error %.*s\n", (int)strcspn(t->error, "\n"), t->error);
   for (size_t i = 0; i < t->loss_count; i++)
@@ -371,6 +373,13 @@ static bool read_line(struct reader *rd, char *line) {
     t->counted_calls += v[0];
     return true;
   }
+  if (strcmp(word, "batched") == 0) {
+    if (!numbers(&p, v, 2))
+      return false;
+    t->batched_calls += v[0];
+    t->batch_events += v[1];
+    return true;
+  }
   if (strcmp(word, "clock_read") == 0) {
     if (!numbers(&p, v, 1))
       return false;
@@ -382,9 +391,12 @@ static bool read_line(struct reader *rd, char *line) {
   if (strcmp(word, "calibration") == 0) {
     if (!numbers(&p, v, 3))
       return false;
+    if (!numbers(&p, v + 3, 1)) /* a batched call's cost: since minimal mode batches */
+      v[3] = 0;
     if (!t->has_calibration) {
       t->calibration_event_ps = v[0];
       t->calibration_byte_ps = v[1];
+      t->calibration_call_ps = v[3];
       t->clock_is_tsc = v[2] != 0;
       t->has_calibration = true;
     }

@@ -15,9 +15,9 @@ int run_record_write(const char *trace_dir, const struct run_record *r) {
   fprintf(f,
           "command: %s\nstatus: %s\nexit_code: %d\ndiscarded_events: %" PRIu64
           "\nlost_packets: %" PRIu64 "\nwall_ns: %" PRIu64 "\nevent_ps: %" PRIu64
-          "\nbyte_ps: %" PRIu64 "\n",
+          "\nbyte_ps: %" PRIu64 "\ncall_ps: %" PRIu64 "\n",
           r->command, r->status, r->exit_code, r->discarded_events, r->lost_packets,
-          r->wall_ns, r->event_ps, r->byte_ps);
+          r->wall_ns, r->event_ps, r->byte_ps, r->call_ps);
   if (r->daemon_home[0])
     fprintf(f, "daemon_home: %s\ndaemon_host: %s\ntracer_pid: %ld\n", r->daemon_home,
             r->daemon_host, r->tracer_pid);
@@ -59,6 +59,8 @@ void run_record_read(const char *trace_dir, struct run_record *r) {
       r->event_ps = strtoull(value, NULL, 10);
     else if (strcmp(line, "byte_ps") == 0)
       r->byte_ps = strtoull(value, NULL, 10);
+    else if (strcmp(line, "call_ps") == 0)
+      r->call_ps = strtoull(value, NULL, 10);
     else if (strcmp(line, "daemon_home") == 0)
       copy_value(r->daemon_home, sizeof r->daemon_home, value);
     else if (strcmp(line, "daemon_host") == 0)

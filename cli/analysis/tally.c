@@ -121,10 +121,47 @@ static long note_actor(struct tally *t, struct tally_backend *b, const struct ev
   return t->by_actor ? actors_find(&t->actors, -1, host, vpid, vtid) : -1;
 }
 
+/* One call of minimal mode's batch: no arguments, so no rows or messages. */
+static void on_batched_call(struct tally *t, struct tally_backend *b,
+                            const struct event_info *info, const struct ctf_event *ev,
+                            const struct event_call *call, long actor) {
+  if (call->function < 0 || (uint64_t)call->function >= b->function_count)
+    return;
+  const struct tracer_function_desc *f = &info->desc->functions[call->function];
+  bool error = event_map_call_failed(info->desc, f, call->status);
+  uint64_t ns = span_ns(ev, call->start, call->end);
+  stat_add(&b->host[call->function], ns, error);
+  b->events++;
+  t->batched_calls++;
+  struct actor_row *row =
+      actor >= 0 ? actors_row(&t->actors, (uint32_t)actor, (uint32_t)info->backend,
+                              (int32_t)call->function, 0, NULL, 0)
+                 : NULL;
+  if (row)
+    stat_add(&row->time, ns, error);
+}
+
+static void on_batch(struct tally *t, const struct event_map *map,
+                     const struct event_info *info, const struct ctf_event *ev, int host) {
+  struct tally_backend *b = &t->backends[info->backend];
+  struct event_call calls[EVENT_BATCH_MAX];
+  size_t n = event_map_batch(info, ev, calls, EVENT_BATCH_MAX);
+  if (!n)
+    return;
+  t->batch_events++;
+  long actor = note_actor(t, b, map, info, ev, host, false); /* one thread's calls */
+  for (size_t i = 0; i < n; i++)
+    on_batched_call(t, b, info, ev, &calls[i], actor);
+}
+
 static void on_call(struct tally *t, const struct event_map *map, const struct event_info *info,
                     const struct ctf_event *ev, int host) {
   struct tally_backend *b = &t->backends[info->backend];
   struct event_call call;
+  if (info->batch) {
+    on_batch(t, map, info, ev, host);
+    return;
+  }
   if (!event_map_call(info, ev, &call) || call.function < 0 ||
       (uint64_t)call.function >= b->function_count)
     return;
@@ -257,7 +294,7 @@ static void on_counted(struct tally *t, const struct event_map *map,
 }
 
 static void on_cost(struct tally *t, const struct event_info *info, const struct ctf_event *ev) {
-  int64_t cost, event_ps, byte_ps;
+  int64_t cost, event_ps, byte_ps, call_ps = 0;
   if (info->role == EVENT_CLOCK_READ && field_int(ev, info->cost, &cost) && cost >= 0) {
     uint64_t ns = span_ns(ev, 0, (uint64_t)cost);
     if (!t->has_clock_read || ns < t->clock_read_ns)
@@ -267,6 +304,8 @@ static void on_cost(struct tally *t, const struct event_info *info, const struct
              field_int(ev, info->byte_ps, &byte_ps) && event_ps > 0 && byte_ps >= 0) {
     t->calibration_event_ps = (uint64_t)event_ps;
     t->calibration_byte_ps = (uint64_t)byte_ps;
+    if (field_int(ev, info->call_ps, &call_ps) && call_ps > 0)
+      t->calibration_call_ps = (uint64_t)call_ps;
     t->has_calibration = true;
     const struct ctf_clock_class *clock = ev->event_class->stream_class->clock;
     t->clock_is_tsc = clock && clock->frequency && clock->frequency != 1000000000u;
@@ -373,12 +412,15 @@ static int merge_into(struct tally *into, struct tally *from) {
   into->events += from->events;
   into->own_events += from->own_events;
   into->counted_calls += from->counted_calls;
+  into->batched_calls += from->batched_calls;
+  into->batch_events += from->batch_events;
   if (from->has_clock_read && (!into->has_clock_read || from->clock_read_ns < into->clock_read_ns))
     into->clock_read_ns = from->clock_read_ns;
   into->has_clock_read |= from->has_clock_read;
   if (from->has_calibration) {
     into->calibration_event_ps = from->calibration_event_ps;
     into->calibration_byte_ps = from->calibration_byte_ps;
+    into->calibration_call_ps = from->calibration_call_ps;
     into->has_calibration = true;
     into->clock_is_tsc = from->clock_is_tsc;
   }

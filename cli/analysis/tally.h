@@ -58,13 +58,15 @@ struct tally {
   uint64_t events;          /* every event read */
   uint64_t own_events;      /* of them, the runtime's bookkeeping (clock_read, calibration) */
   uint64_t counted_calls;   /* calls of counted functions, tallied in blocks (no event each) */
+  uint64_t batched_calls;   /* minimal mode's calls, in batch events (several an event) */
+  uint64_t batch_events;    /* those batch events (counted in `events` too) */
   uint64_t trace_bytes;     /* the streams' sizes, summed */
   /* What one trace clock read costs, in ns (lttng_ust_tracer:clock_read; the least over
    * the run's processes): taken off every call's time, which holds one read. */
   uint64_t clock_read_ns;
   bool has_clock_read;
   /* The calibration, when this run made it (lttng_ust_tracer:calibration). */
-  uint64_t calibration_event_ps, calibration_byte_ps;
+  uint64_t calibration_event_ps, calibration_byte_ps, calibration_call_ps;
   bool has_calibration;
   bool clock_is_tsc;        /* the calibration's clock: the tracer's TSC, else monotonic */
   uint64_t discarded;       /* events the tracer dropped, from the packet contexts */

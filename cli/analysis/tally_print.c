@@ -254,12 +254,14 @@ static uint64_t counted_cost_ns(const struct tally *t) {
 static bool run_cost(const struct tally *t, const struct run_record *run, uint64_t *ns,
                      struct tracing_cost *cost) {
   if (t->has_calibration)
-    *cost = (struct tracing_cost){t->calibration_event_ps, t->calibration_byte_ps};
+    *cost = (struct tracing_cost){t->calibration_event_ps, t->calibration_byte_ps,
+                                  t->calibration_call_ps};
   else if (run && run->event_ps)
-    *cost = (struct tracing_cost){run->event_ps, run->byte_ps};
+    *cost = (struct tracing_cost){run->event_ps, run->byte_ps, run->call_ps};
   else
     return false;
-  *ns = tracing_cost_ns(cost, t->events, t->trace_bytes) + counted_cost_ns(t);
+  struct tracing_load load = {t->events, t->trace_bytes, t->batch_events, t->batched_calls};
+  *ns = tracing_cost_ns(cost, &load) + counted_cost_ns(t);
   return true;
 }
 
@@ -272,9 +274,19 @@ static void print_cost(const struct tally *t, const struct run_record *run, FILE
   }
   char total[32], per_event[32], wall[32];
   units_time(ns, total, sizeof total);
-  uint64_t counted = counted_cost_ns(t);
-  units_time(t->events ? (ns - counted) / t->events : 0, per_event, sizeof per_event);
-  fprintf(out, "Cost of tracing: %llu events x %s", (unsigned long long)t->events, per_event);
+  uint64_t events = t->events - t->batch_events;
+  struct tracing_load own = {t->events, t->trace_bytes, t->batch_events, t->batched_calls};
+  struct tracing_cost events_only = cost;
+  events_only.call_ps = 0;
+  units_time(events ? tracing_cost_ns(&events_only, &own) / events : 0, per_event,
+             sizeof per_event);
+  fprintf(out, "Cost of tracing: %llu events x %s", (unsigned long long)events, per_event);
+  if (t->batched_calls) {
+    /* Minimal mode: its calls, written 32 to an event. */
+    char per_call[32];
+    units_time((cost.call_ps + 500) / 1000, per_call, sizeof per_call);
+    fprintf(out, " + %llu batched calls x %s", (unsigned long long)t->batched_calls, per_call);
+  }
   if (t->counted_calls) {
     char per_call[32];
     units_time(2 * t->clock_read_ns, per_call, sizeof per_call);
@@ -556,13 +568,14 @@ void tally_print_json(const struct tally *t, const char *trace_dir, const struct
   struct tracing_cost cost;
   if (run_cost(t, run, &cost_ns, &cost))
     fprintf(out, "  \"tracing_cost\": {\"ns\": %llu, \"event_ps\": %llu, \"byte_ps\": %llu, "
-                 "\"wall_ns\": %llu},\n",
+                 "\"call_ps\": %llu, \"wall_ns\": %llu},\n",
             (unsigned long long)cost_ns, (unsigned long long)cost.event_ps,
-            (unsigned long long)cost.byte_ps, (unsigned long long)(run ? run->wall_ns : 0));
+            (unsigned long long)cost.byte_ps, (unsigned long long)cost.call_ps,
+            (unsigned long long)(run ? run->wall_ns : 0));
   fprintf(out, "  \"tracer_events\": %llu,\n  \"counted_calls\": %llu,\n"
-               "  \"clock_read_ns\": %llu,\n",
+               "  \"batched_calls\": %llu,\n  \"clock_read_ns\": %llu,\n",
           (unsigned long long)t->own_events, (unsigned long long)t->counted_calls,
-          (unsigned long long)t->clock_read_ns);
+          (unsigned long long)t->batched_calls, (unsigned long long)t->clock_read_ns);
   fputs("  \"discarded_by_stream\": [", out);
   for (size_t i = 0; i < t->loss_count; i++) {
     fputs(i ? ", {\"stream\": " : "{\"stream\": ", out);

@@ -179,16 +179,46 @@ static int64_t field_int(const struct ctf_event *ev, int field, bool *ok) {
   return *ok ? (v.kind == CTF_VALUE_SIGNED ? v.u.s : (int64_t)v.u.u) : 0;
 }
 
+static int feed_one_call(struct feed *f, const struct event_info *info,
+                         const struct ctf_event *ev, const char *host,
+                         const struct event_call *packed, const uint64_t *slots, size_t n);
+
+/* Minimal mode's batch: its calls one by one (no arguments). */
+static int on_batch(struct feed *f, const struct event_info *info, const struct ctf_event *ev,
+                    const char *host) {
+  struct event_call calls[EVENT_BATCH_MAX];
+  size_t count = event_map_batch(info, ev, calls, EVENT_BATCH_MAX);
+  for (size_t i = 0; i < count; i++) {
+    const struct event_call *c = &calls[i];
+    /* The head a call's own record would have: its status slot gives the result. */
+    uint64_t head[EVENT_RECORD_HEAD] = {c->start, c->end, (uint64_t)c->pid << 32 | (uint32_t)c->tid,
+                                        (uint32_t)c->status};
+    if (feed_one_call(f, info, ev, host, c, head, EVENT_RECORD_HEAD))
+      return -1;
+  }
+  return 0;
+}
+
 static int on_call(struct feed *f, const struct event_info *info, const struct ctf_event *ev,
                    const char *host) {
+  if (info->batch)
+    return on_batch(f, info, ev, host);
   struct event_call packed;
   /* The record once: its head, then (for arguments) its slots. */
   uint64_t slots[MAX_SLOTS];
   size_t n = event_map_record(info, ev, slots, f->consumer->want_args ? MAX_SLOTS
                                                                       : EVENT_RECORD_HEAD);
-  if (!event_map_call_unpack(slots, n, &packed) || packed.function < 0 ||
-      (uint64_t)packed.function >= info->desc->function_count)
+  if (!event_map_call_unpack(slots, n, &packed))
     return 0;
+  return feed_one_call(f, info, ev, host, &packed, slots, n);
+}
+
+static int feed_one_call(struct feed *f, const struct event_info *info,
+                         const struct ctf_event *ev, const char *host,
+                         const struct event_call *p, const uint64_t *slots, size_t n) {
+  if (p->function < 0 || (uint64_t)p->function >= info->desc->function_count)
+    return 0;
+  struct event_call packed = *p;
   const struct tracer_function_desc *fd = &info->desc->functions[packed.function];
   struct feed_call call = {.host = host, .desc = info->desc, .function = (int)packed.function,
                            .pid = packed.pid, .tid = packed.tid, .status = packed.status};

@@ -384,6 +384,10 @@ static void print_call_line(FILE *out, const struct event_map *map, const struct
   fputs(first ? "}\n" : " }\n", out);
 }
 
+static int format_lines(const struct event_map *map, const struct ctf_event *ev,
+                        const struct event_call *call, const uint64_t *slots, size_t n,
+                        struct call_fields *cf, char **entry, char **exit);
+
 /* A call event becomes two lines, entry and exit, each printed into its own string. */
 static int format_call(const struct event_map *map, const struct ctf_event *ev,
                        struct ctf_value *values, struct event_call *call, char **entry,
@@ -413,18 +417,25 @@ static int format_call(const struct event_map *map, const struct ctf_event *ev,
       ;
     cf.first_exit = i;
   }
+  return format_lines(map, ev, call, slots, n, &cf, entry, exit);
+}
+
+/* The entry and exit lines of one call, each printed into its own string. */
+static int format_lines(const struct event_map *map, const struct ctf_event *ev,
+                        const struct event_call *call, const uint64_t *slots, size_t n,
+                        struct call_fields *cf, char **entry, char **exit) {
   size_t len;
   FILE *e = open_memstream(entry, &len);
   if (!e)
     return -1;
-  print_call_line(e, map, ev, call, slots, n, &cf, false);
+  print_call_line(e, map, ev, call, slots, n, cf, false);
   fclose(e);
   FILE *x = open_memstream(exit, &len);
   if (!x) {
     free(*entry);
     return -1;
   }
-  print_call_line(x, map, ev, call, slots, n, &cf, true);
+  print_call_line(x, map, ev, call, slots, n, cf, true);
   fclose(x);
   return 0;
 }
@@ -434,6 +445,32 @@ static uint64_t thread_key(const struct ctf_event *ev, const struct event_call *
   uint64_t key = (uint64_t)(uintptr_t)ev->stream->subtrace;
   key = key * 0x9e3779b97f4a7c15u ^ (uint64_t)call->pid;
   return key * 0x9e3779b97f4a7c15u ^ (uint64_t)call->tid;
+}
+
+/* Minimal mode's batch: each call's lines, from a record head rebuilt for it (its
+ * status slot shows the result, as a call's own record would). Each exit is ordered at
+ * the call's end, since the batch's event came later. */
+static int add_batch(struct line_order *order, const struct event_map *map,
+                     const struct ctf_event *ev) {
+  const struct event_info *info = &map->infos[ev->event_class->index];
+  struct event_call calls[EVENT_BATCH_MAX];
+  size_t count = event_map_batch(info, ev, calls, EVENT_BATCH_MAX);
+  for (size_t i = 0; i < count; i++) {
+    const struct event_call *call = &calls[i];
+    if (call->function < 0 || (uint64_t)call->function >= info->desc->function_count)
+      continue;
+    uint64_t head[EVENT_RECORD_HEAD] = {call->start, call->end,
+                                        (uint64_t)call->pid << 32 | (uint32_t)call->tid,
+                                        (uint32_t)call->status};
+    bool shown[1] = {0};
+    struct call_fields cf = {ev->event_class, NULL, ev->event_class->field_count, shown};
+    char *entry = NULL, *exit = NULL;
+    if (format_lines(map, ev, call, head, EVENT_RECORD_HEAD, &cf, &entry, &exit) ||
+        line_order_add_call(order, thread_key(ev, call), call->depth, call->start, entry,
+                            call->end, exit))
+      return -1;
+  }
+  return 0;
 }
 
 int trace_text_print(const struct ctf_trace *trace, const struct event_map *map, FILE *out,
@@ -463,7 +500,11 @@ int trace_text_print(const struct ctf_trace *trace, const struct event_map *map,
       continue; /* the tracer measuring itself, not the app */
     struct event_call call;
     char *entry = NULL, *exit = NULL;
-    if (info->role == EVENT_CALL && format_call(map, ev, values, &call, &entry, &exit) == 0) {
+    if (info->role == EVENT_CALL && info->batch) {
+      if (add_batch(order, map, ev))
+        break;
+    } else if (info->role == EVENT_CALL &&
+               format_call(map, ev, values, &call, &entry, &exit) == 0) {
       line_order_add_call(order, thread_key(ev, &call), call.depth, call.start, entry,
                           ev->timestamp, exit);
     } else {

@@ -51,10 +51,11 @@ bool tracing_cost_cached(const char *clock, struct tracing_cost *cost) {
   bool found = false;
   while (!found && fgets(line, sizeof line, f)) {
     char h[256], c[64];
-    uint64_t e, b;
-    if (sscanf(line, "%255s %63s %" SCNu64 " %" SCNu64, h, c, &e, &b) == 4 &&
+    uint64_t e, b, k;
+    /* A line of four fields predates batched calls: measured again. */
+    if (sscanf(line, "%255s %63s %" SCNu64 " %" SCNu64 " %" SCNu64, h, c, &e, &b, &k) == 5 &&
         strcmp(h, host) == 0 && strcmp(c, clock) == 0 && e > 0) {
-      *cost = (struct tracing_cost){e, b};
+      *cost = (struct tracing_cost){e, b, k};
       found = true;
     }
   }
@@ -80,7 +81,8 @@ int tracing_cost_save(const char *clock, const struct tracing_cost *cost) {
   }
   if (in)
     fclose(in);
-  fprintf(out, "%s %s %" PRIu64 " %" PRIu64 "\n", host, clock, cost->event_ps, cost->byte_ps);
+  fprintf(out, "%s %s %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", host, clock, cost->event_ps,
+          cost->byte_ps, cost->call_ps);
   if (fclose(out) != 0 || rename(tmp, path) != 0) {
     unlink(tmp);
     return -1;
@@ -88,7 +90,13 @@ int tracing_cost_save(const char *clock, const struct tracing_cost *cost) {
   return 0;
 }
 
-uint64_t tracing_cost_ns(const struct tracing_cost *cost, uint64_t events, uint64_t payload_bytes) {
-  double ps = (double)events * (double)cost->event_ps + (double)payload_bytes * (double)cost->byte_ps;
+uint64_t tracing_cost_ns(const struct tracing_cost *cost, const struct tracing_load *load) {
+  /* A batched call's cost includes its share of the batch's event and its three slots. */
+  uint64_t batch_bytes = load->batched_calls * 3 * sizeof(uint64_t);
+  uint64_t events = load->events - (load->batch_events < load->events ? load->batch_events
+                                                                      : load->events);
+  uint64_t bytes = load->bytes - (batch_bytes < load->bytes ? batch_bytes : load->bytes);
+  double ps = (double)events * (double)cost->event_ps + (double)bytes * (double)cost->byte_ps +
+              (double)load->batched_calls * (double)cost->call_ps;
   return (uint64_t)(ps / 1000.0 + 0.5);
 }

@@ -4972,4 +4972,9 @@ struct cuda_cuCheckpointProcessUnlock_args {
 void cuda_command_begin(struct tracer_command *command);
 void cuda_command_end(struct tracer_command *command, int64_t status);
 
+/* Minimal mode: writes one batch of calls as lttng_ust_cuda:call, and the backend's index
+ * among the batching ones, -1 until registered (cuda_tracepoints.c). */
+void cuda_write_calls(const uint64_t *slots, unsigned count);
+extern int cuda_batch;
+
 #endif

@@ -956,19 +956,18 @@ static CUresult cuda_traced_cuGetErrorString(cuda_cuGetErrorString_fn *tracer_re
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetErrorString) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetErrorString__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 0);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(error, pStr);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(0, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(0, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -996,7 +995,8 @@ static CUresult cuda_traced_cuGetErrorString(cuda_cuGetErrorString_fn *tracer_re
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetErrorString))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGetErrorString, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -1034,19 +1034,18 @@ static CUresult cuda_traced_cuGetErrorName(cuda_cuGetErrorName_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetErrorName) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetErrorName__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 1);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(error, pStr);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(1, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(1, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -1074,7 +1073,8 @@ static CUresult cuda_traced_cuGetErrorName(cuda_cuGetErrorName_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetErrorName))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGetErrorName, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -1131,7 +1131,8 @@ static CUresult cuda_traced_cuInit(cuda_cuInit_fn *tracer_real, const void *trac
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuInit))
     lttng_ust_tracepoint(lttng_ust_cuda, cuInit, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -1168,19 +1169,18 @@ static CUresult cuda_traced_cuDriverGetVersion(cuda_cuDriverGetVersion_fn *trace
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDriverGetVersion) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDriverGetVersion__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 3);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(driverVersion);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(3, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(3, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -1206,7 +1206,8 @@ static CUresult cuda_traced_cuDriverGetVersion(cuda_cuDriverGetVersion_fn *trace
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDriverGetVersion))
     lttng_ust_tracepoint(lttng_ust_cuda, cuDriverGetVersion, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -1243,19 +1244,18 @@ static CUresult cuda_traced_cuDeviceGet(cuda_cuDeviceGet_fn *tracer_real, const 
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGet) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGet__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 4);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(device, ordinal);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(4, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(4, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -1283,7 +1283,8 @@ static CUresult cuda_traced_cuDeviceGet(cuda_cuDeviceGet_fn *tracer_real, const 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGet))
     lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceGet, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -1320,19 +1321,18 @@ static CUresult cuda_traced_cuDeviceGetCount(cuda_cuDeviceGetCount_fn *tracer_re
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetCount) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetCount__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 5);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(count);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(5, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(5, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -1358,7 +1358,8 @@ static CUresult cuda_traced_cuDeviceGetCount(cuda_cuDeviceGetCount_fn *tracer_re
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetCount))
     lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceGetCount, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -1396,19 +1397,18 @@ static CUresult cuda_traced_cuDeviceGetName(cuda_cuDeviceGetName_fn *tracer_real
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetName) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetName__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 6);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(name, len, dev);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(6, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(6, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -1438,7 +1438,8 @@ static CUresult cuda_traced_cuDeviceGetName(cuda_cuDeviceGetName_fn *tracer_real
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetName))
     lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceGetName, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -1476,19 +1477,18 @@ static CUresult cuda_traced_cuDeviceGetUuid_v2(cuda_cuDeviceGetUuid_v2_fn *trace
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetUuid_v2) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetUuid_v2__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 7);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(uuid, dev);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(7, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(7, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -1515,7 +1515,8 @@ static CUresult cuda_traced_cuDeviceGetUuid_v2(cuda_cuDeviceGetUuid_v2_fn *trace
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetUuid_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceGetUuid_v2, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -1553,19 +1554,18 @@ static CUresult cuda_traced_cuDeviceGetLuid(cuda_cuDeviceGetLuid_fn *tracer_real
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetLuid) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetLuid__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 8);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(luid, deviceNodeMask, dev);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(8, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(8, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -1597,7 +1597,8 @@ static CUresult cuda_traced_cuDeviceGetLuid(cuda_cuDeviceGetLuid_fn *tracer_real
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetLuid))
     lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceGetLuid, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -1636,19 +1637,18 @@ static CUresult cuda_traced_cuDeviceTotalMem_v2(cuda_cuDeviceTotalMem_v2_fn *tra
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceTotalMem_v2) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceTotalMem_v2__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 9);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(bytes, dev);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(9, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(9, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -1676,7 +1676,8 @@ static CUresult cuda_traced_cuDeviceTotalMem_v2(cuda_cuDeviceTotalMem_v2_fn *tra
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceTotalMem_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceTotalMem_v2, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -1717,19 +1718,18 @@ static CUresult cuda_traced_cuDeviceGetTexture1DLinearMaxWidth(cuda_cuDeviceGetT
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetTexture1DLinearMaxWidth) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetTexture1DLinearMaxWidth__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 10);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(maxWidthInElements, format, numChannels, dev);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(10, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(10, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -1762,7 +1762,8 @@ static CUresult cuda_traced_cuDeviceGetTexture1DLinearMaxWidth(cuda_cuDeviceGetT
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetTexture1DLinearMaxWidth))
     lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceGetTexture1DLinearMaxWidth, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -1803,19 +1804,18 @@ static CUresult cuda_traced_cuDeviceGetAttribute(cuda_cuDeviceGetAttribute_fn *t
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetAttribute) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetAttribute__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 11);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pi, attrib, dev);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(11, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(11, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -1845,7 +1845,8 @@ static CUresult cuda_traced_cuDeviceGetAttribute(cuda_cuDeviceGetAttribute_fn *t
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetAttribute))
     lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceGetAttribute, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -1885,19 +1886,18 @@ static CUresult cuda_traced_cuDeviceGetHostAtomicCapabilities(cuda_cuDeviceGetHo
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetHostAtomicCapabilities) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetHostAtomicCapabilities__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 12);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(capabilities, operations, count, dev);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(12, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(12, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -1930,7 +1930,8 @@ static CUresult cuda_traced_cuDeviceGetHostAtomicCapabilities(cuda_cuDeviceGetHo
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetHostAtomicCapabilities))
     lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceGetHostAtomicCapabilities, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -1972,19 +1973,18 @@ static CUresult cuda_traced_cuDeviceGetNvSciSyncAttributes(cuda_cuDeviceGetNvSci
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetNvSciSyncAttributes) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetNvSciSyncAttributes__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 13);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(nvSciSyncAttrList, dev, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(13, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(13, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -2014,7 +2014,8 @@ static CUresult cuda_traced_cuDeviceGetNvSciSyncAttributes(cuda_cuDeviceGetNvSci
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetNvSciSyncAttributes))
     lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceGetNvSciSyncAttributes, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -2053,19 +2054,18 @@ static CUresult cuda_traced_cuDeviceSetMemPool(cuda_cuDeviceSetMemPool_fn *trace
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceSetMemPool) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceSetMemPool__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 14);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dev, pool);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(14, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(14, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -2092,7 +2092,8 @@ static CUresult cuda_traced_cuDeviceSetMemPool(cuda_cuDeviceSetMemPool_fn *trace
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceSetMemPool))
     lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceSetMemPool, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -2130,19 +2131,18 @@ static CUresult cuda_traced_cuDeviceGetMemPool(cuda_cuDeviceGetMemPool_fn *trace
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetMemPool) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetMemPool__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 15);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pool, dev);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(15, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(15, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -2170,7 +2170,8 @@ static CUresult cuda_traced_cuDeviceGetMemPool(cuda_cuDeviceGetMemPool_fn *trace
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetMemPool))
     lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceGetMemPool, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -2208,19 +2209,18 @@ static CUresult cuda_traced_cuDeviceGetDefaultMemPool(cuda_cuDeviceGetDefaultMem
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetDefaultMemPool) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetDefaultMemPool__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 16);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pool_out, dev);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(16, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(16, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -2248,7 +2248,8 @@ static CUresult cuda_traced_cuDeviceGetDefaultMemPool(cuda_cuDeviceGetDefaultMem
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetDefaultMemPool))
     lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceGetDefaultMemPool, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -2287,19 +2288,18 @@ static CUresult cuda_traced_cuDeviceGetExecAffinitySupport(cuda_cuDeviceGetExecA
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetExecAffinitySupport) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetExecAffinitySupport__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 17);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pi, type, dev);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(17, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(17, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -2329,7 +2329,8 @@ static CUresult cuda_traced_cuDeviceGetExecAffinitySupport(cuda_cuDeviceGetExecA
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetExecAffinitySupport))
     lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceGetExecAffinitySupport, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -2369,19 +2370,18 @@ static CUresult cuda_traced_cuFlushGPUDirectRDMAWrites(cuda_cuFlushGPUDirectRDMA
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFlushGPUDirectRDMAWrites) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFlushGPUDirectRDMAWrites__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 18);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(target, scope);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(18, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(18, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -2408,7 +2408,8 @@ static CUresult cuda_traced_cuFlushGPUDirectRDMAWrites(cuda_cuFlushGPUDirectRDMA
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFlushGPUDirectRDMAWrites))
     lttng_ust_tracepoint(lttng_ust_cuda, cuFlushGPUDirectRDMAWrites, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -2448,19 +2449,18 @@ static CUresult cuda_traced_cuDeviceGetProperties(cuda_cuDeviceGetProperties_fn 
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetProperties) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetProperties__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 19);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(prop, dev);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(19, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(19, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -2487,7 +2487,8 @@ static CUresult cuda_traced_cuDeviceGetProperties(cuda_cuDeviceGetProperties_fn 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetProperties))
     lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceGetProperties, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -2525,19 +2526,18 @@ static CUresult cuda_traced_cuDeviceComputeCapability(cuda_cuDeviceComputeCapabi
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceComputeCapability) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceComputeCapability__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 20);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(major, minor, dev);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(20, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(20, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -2568,7 +2568,8 @@ static CUresult cuda_traced_cuDeviceComputeCapability(cuda_cuDeviceComputeCapabi
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceComputeCapability))
     lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceComputeCapability, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -2607,19 +2608,18 @@ static CUresult cuda_traced_cuDevicePrimaryCtxRetain(cuda_cuDevicePrimaryCtxReta
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxRetain) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxRetain__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 21);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pctx, dev);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(21, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(21, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -2647,7 +2647,8 @@ static CUresult cuda_traced_cuDevicePrimaryCtxRetain(cuda_cuDevicePrimaryCtxReta
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxRetain))
     lttng_ust_tracepoint(lttng_ust_cuda, cuDevicePrimaryCtxRetain, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -2704,7 +2705,8 @@ static CUresult cuda_traced_cuDevicePrimaryCtxRelease_v2(cuda_cuDevicePrimaryCtx
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxRelease_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuDevicePrimaryCtxRelease_v2, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -2742,19 +2744,18 @@ static CUresult cuda_traced_cuDevicePrimaryCtxSetFlags_v2(cuda_cuDevicePrimaryCt
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxSetFlags_v2) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxSetFlags_v2__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 23);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dev, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(23, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(23, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -2781,7 +2782,8 @@ static CUresult cuda_traced_cuDevicePrimaryCtxSetFlags_v2(cuda_cuDevicePrimaryCt
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxSetFlags_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuDevicePrimaryCtxSetFlags_v2, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -2835,19 +2837,18 @@ static CUresult cuda_traced_cuDevicePrimaryCtxGetState(cuda_cuDevicePrimaryCtxGe
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxGetState) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxGetState__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 24);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dev, flags, active);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(24, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(24, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -2878,7 +2879,8 @@ static CUresult cuda_traced_cuDevicePrimaryCtxGetState(cuda_cuDevicePrimaryCtxGe
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxGetState))
     lttng_ust_tracepoint(lttng_ust_cuda, cuDevicePrimaryCtxGetState, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -2916,19 +2918,18 @@ static CUresult cuda_traced_cuDevicePrimaryCtxReset_v2(cuda_cuDevicePrimaryCtxRe
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxReset_v2) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxReset_v2__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 25);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dev);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(25, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(25, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -2953,7 +2954,8 @@ static CUresult cuda_traced_cuDevicePrimaryCtxReset_v2(cuda_cuDevicePrimaryCtxRe
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxReset_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuDevicePrimaryCtxReset_v2, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -2992,19 +2994,18 @@ static CUresult cuda_traced_cuCtxCreate_v4(cuda_cuCtxCreate_v4_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxCreate_v4) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxCreate_v4__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 26);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pctx, ctxCreateParams, flags, dev);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(26, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(26, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -3037,7 +3038,8 @@ static CUresult cuda_traced_cuCtxCreate_v4(cuda_cuCtxCreate_v4_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxCreate_v4))
     lttng_ust_tracepoint(lttng_ust_cuda, cuCtxCreate_v4, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -3096,7 +3098,8 @@ static CUresult cuda_traced_cuCtxDestroy_v2(cuda_cuCtxDestroy_v2_fn *tracer_real
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxDestroy_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuCtxDestroy_v2, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -3133,19 +3136,18 @@ static CUresult cuda_traced_cuCtxPushCurrent_v2(cuda_cuCtxPushCurrent_v2_fn *tra
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxPushCurrent_v2) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxPushCurrent_v2__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 28);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(ctx);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(28, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(28, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -3170,7 +3172,8 @@ static CUresult cuda_traced_cuCtxPushCurrent_v2(cuda_cuCtxPushCurrent_v2_fn *tra
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxPushCurrent_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuCtxPushCurrent_v2, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -3207,19 +3210,18 @@ static CUresult cuda_traced_cuCtxPopCurrent_v2(cuda_cuCtxPopCurrent_v2_fn *trace
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxPopCurrent_v2) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxPopCurrent_v2__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 29);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pctx);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(29, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(29, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -3245,7 +3247,8 @@ static CUresult cuda_traced_cuCtxPopCurrent_v2(cuda_cuCtxPopCurrent_v2_fn *trace
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxPopCurrent_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuCtxPopCurrent_v2, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -3282,19 +3285,18 @@ static CUresult cuda_traced_cuCtxSetCurrent(cuda_cuCtxSetCurrent_fn *tracer_real
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetCurrent) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetCurrent__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 30);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(ctx);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(30, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(30, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -3319,7 +3321,8 @@ static CUresult cuda_traced_cuCtxSetCurrent(cuda_cuCtxSetCurrent_fn *tracer_real
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetCurrent))
     lttng_ust_tracepoint(lttng_ust_cuda, cuCtxSetCurrent, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -3371,19 +3374,18 @@ static CUresult cuda_traced_cuCtxGetCurrent(cuda_cuCtxGetCurrent_fn *tracer_real
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetCurrent) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetCurrent__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 31);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pctx);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(31, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(31, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -3409,7 +3411,8 @@ static CUresult cuda_traced_cuCtxGetCurrent(cuda_cuCtxGetCurrent_fn *tracer_real
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetCurrent))
     lttng_ust_tracepoint(lttng_ust_cuda, cuCtxGetCurrent, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -3461,19 +3464,18 @@ static CUresult cuda_traced_cuCtxGetDevice(cuda_cuCtxGetDevice_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevice) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevice__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 32);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(device);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(32, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(32, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -3499,7 +3501,8 @@ static CUresult cuda_traced_cuCtxGetDevice(cuda_cuCtxGetDevice_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevice))
     lttng_ust_tracepoint(lttng_ust_cuda, cuCtxGetDevice, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -3552,19 +3555,18 @@ static CUresult cuda_traced_cuCtxGetDevice_v2(cuda_cuCtxGetDevice_v2_fn *tracer_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevice_v2) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevice_v2__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 33);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(device, ctx);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(33, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(33, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -3592,7 +3594,8 @@ static CUresult cuda_traced_cuCtxGetDevice_v2(cuda_cuCtxGetDevice_v2_fn *tracer_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevice_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuCtxGetDevice_v2, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -3629,19 +3632,18 @@ static CUresult cuda_traced_cuCtxGetFlags(cuda_cuCtxGetFlags_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetFlags) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetFlags__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 34);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(34, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(34, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -3667,7 +3669,8 @@ static CUresult cuda_traced_cuCtxGetFlags(cuda_cuCtxGetFlags_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetFlags))
     lttng_ust_tracepoint(lttng_ust_cuda, cuCtxGetFlags, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -3704,19 +3707,18 @@ static CUresult cuda_traced_cuCtxSetFlags(cuda_cuCtxSetFlags_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetFlags) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetFlags__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 35);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(35, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(35, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -3741,7 +3743,8 @@ static CUresult cuda_traced_cuCtxSetFlags(cuda_cuCtxSetFlags_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetFlags))
     lttng_ust_tracepoint(lttng_ust_cuda, cuCtxSetFlags, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -3778,19 +3781,18 @@ static CUresult cuda_traced_cuCtxGetId(cuda_cuCtxGetId_fn *tracer_real, const vo
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetId) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetId__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 36);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(ctx, ctxId);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(36, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(36, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -3818,7 +3820,8 @@ static CUresult cuda_traced_cuCtxGetId(cuda_cuCtxGetId_fn *tracer_real, const vo
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetId))
     lttng_ust_tracepoint(lttng_ust_cuda, cuCtxGetId, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -3873,7 +3876,8 @@ static CUresult cuda_traced_cuCtxSynchronize(cuda_cuCtxSynchronize_fn *tracer_re
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSynchronize))
     lttng_ust_tracepoint(lttng_ust_cuda, cuCtxSynchronize, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -3910,19 +3914,18 @@ static CUresult cuda_traced_cuCtxSynchronize_v2(cuda_cuCtxSynchronize_v2_fn *tra
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSynchronize_v2) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSynchronize_v2__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 38);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(ctx);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(38, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(38, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -3947,7 +3950,8 @@ static CUresult cuda_traced_cuCtxSynchronize_v2(cuda_cuCtxSynchronize_v2_fn *tra
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSynchronize_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuCtxSynchronize_v2, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -3984,19 +3988,18 @@ static CUresult cuda_traced_cuCtxSetLimit(cuda_cuCtxSetLimit_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetLimit) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetLimit__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 39);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(limit, value);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(39, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(39, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -4023,7 +4026,8 @@ static CUresult cuda_traced_cuCtxSetLimit(cuda_cuCtxSetLimit_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetLimit))
     lttng_ust_tracepoint(lttng_ust_cuda, cuCtxSetLimit, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -4060,19 +4064,18 @@ static CUresult cuda_traced_cuCtxGetLimit(cuda_cuCtxGetLimit_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetLimit) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetLimit__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 40);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pvalue, limit);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(40, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(40, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -4100,7 +4103,8 @@ static CUresult cuda_traced_cuCtxGetLimit(cuda_cuCtxGetLimit_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetLimit))
     lttng_ust_tracepoint(lttng_ust_cuda, cuCtxGetLimit, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -4137,19 +4141,18 @@ static CUresult cuda_traced_cuCtxGetCacheConfig(cuda_cuCtxGetCacheConfig_fn *tra
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetCacheConfig) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetCacheConfig__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 41);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pconfig);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(41, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(41, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -4175,7 +4178,8 @@ static CUresult cuda_traced_cuCtxGetCacheConfig(cuda_cuCtxGetCacheConfig_fn *tra
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetCacheConfig))
     lttng_ust_tracepoint(lttng_ust_cuda, cuCtxGetCacheConfig, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -4212,19 +4216,18 @@ static CUresult cuda_traced_cuCtxSetCacheConfig(cuda_cuCtxSetCacheConfig_fn *tra
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetCacheConfig) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetCacheConfig__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 42);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(config);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(42, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(42, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -4249,7 +4252,8 @@ static CUresult cuda_traced_cuCtxSetCacheConfig(cuda_cuCtxSetCacheConfig_fn *tra
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetCacheConfig))
     lttng_ust_tracepoint(lttng_ust_cuda, cuCtxSetCacheConfig, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -4287,19 +4291,18 @@ static CUresult cuda_traced_cuCtxGetApiVersion(cuda_cuCtxGetApiVersion_fn *trace
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetApiVersion) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetApiVersion__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 43);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(ctx, version);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(43, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(43, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -4327,7 +4330,8 @@ static CUresult cuda_traced_cuCtxGetApiVersion(cuda_cuCtxGetApiVersion_fn *trace
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetApiVersion))
     lttng_ust_tracepoint(lttng_ust_cuda, cuCtxGetApiVersion, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -4365,19 +4369,18 @@ static CUresult cuda_traced_cuCtxGetStreamPriorityRange(cuda_cuCtxGetStreamPrior
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetStreamPriorityRange) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetStreamPriorityRange__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 44);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(leastPriority, greatestPriority);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(44, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(44, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -4406,7 +4409,8 @@ static CUresult cuda_traced_cuCtxGetStreamPriorityRange(cuda_cuCtxGetStreamPrior
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetStreamPriorityRange))
     lttng_ust_tracepoint(lttng_ust_cuda, cuCtxGetStreamPriorityRange, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -4444,19 +4448,18 @@ static CUresult cuda_traced_cuCtxResetPersistingL2Cache(cuda_cuCtxResetPersistin
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxResetPersistingL2Cache) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxResetPersistingL2Cache__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 45);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real();
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(45, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(45, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -4479,7 +4482,8 @@ static CUresult cuda_traced_cuCtxResetPersistingL2Cache(cuda_cuCtxResetPersistin
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxResetPersistingL2Cache))
     lttng_ust_tracepoint(lttng_ust_cuda, cuCtxResetPersistingL2Cache, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -4518,19 +4522,18 @@ static CUresult cuda_traced_cuCtxGetExecAffinity(cuda_cuCtxGetExecAffinity_fn *t
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetExecAffinity) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetExecAffinity__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 46);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pExecAffinity, type);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(46, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(46, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -4557,7 +4560,8 @@ static CUresult cuda_traced_cuCtxGetExecAffinity(cuda_cuCtxGetExecAffinity_fn *t
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetExecAffinity))
     lttng_ust_tracepoint(lttng_ust_cuda, cuCtxGetExecAffinity, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -4596,19 +4600,18 @@ static CUresult cuda_traced_cuCtxRecordEvent(cuda_cuCtxRecordEvent_fn *tracer_re
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxRecordEvent) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxRecordEvent__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 47);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hCtx, hEvent);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(47, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(47, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -4635,7 +4638,8 @@ static CUresult cuda_traced_cuCtxRecordEvent(cuda_cuCtxRecordEvent_fn *tracer_re
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxRecordEvent))
     lttng_ust_tracepoint(lttng_ust_cuda, cuCtxRecordEvent, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -4673,19 +4677,18 @@ static CUresult cuda_traced_cuCtxWaitEvent(cuda_cuCtxWaitEvent_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxWaitEvent) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxWaitEvent__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 48);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hCtx, hEvent);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(48, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(48, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -4712,7 +4715,8 @@ static CUresult cuda_traced_cuCtxWaitEvent(cuda_cuCtxWaitEvent_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxWaitEvent))
     lttng_ust_tracepoint(lttng_ust_cuda, cuCtxWaitEvent, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -4749,19 +4753,18 @@ static CUresult cuda_traced_cuCtxAttach(cuda_cuCtxAttach_fn *tracer_real, const 
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxAttach) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxAttach__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 49);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pctx, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(49, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(49, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -4789,7 +4792,8 @@ static CUresult cuda_traced_cuCtxAttach(cuda_cuCtxAttach_fn *tracer_real, const 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxAttach))
     lttng_ust_tracepoint(lttng_ust_cuda, cuCtxAttach, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -4826,19 +4830,18 @@ static CUresult cuda_traced_cuCtxDetach(cuda_cuCtxDetach_fn *tracer_real, const 
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxDetach) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxDetach__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 50);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(ctx);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(50, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(50, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -4863,7 +4866,8 @@ static CUresult cuda_traced_cuCtxDetach(cuda_cuCtxDetach_fn *tracer_real, const 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxDetach))
     lttng_ust_tracepoint(lttng_ust_cuda, cuCtxDetach, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -4901,19 +4905,18 @@ static CUresult cuda_traced_cuCtxGetSharedMemConfig(cuda_cuCtxGetSharedMemConfig
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetSharedMemConfig) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetSharedMemConfig__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 51);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pConfig);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(51, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(51, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -4939,7 +4942,8 @@ static CUresult cuda_traced_cuCtxGetSharedMemConfig(cuda_cuCtxGetSharedMemConfig
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetSharedMemConfig))
     lttng_ust_tracepoint(lttng_ust_cuda, cuCtxGetSharedMemConfig, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -4977,19 +4981,18 @@ static CUresult cuda_traced_cuCtxSetSharedMemConfig(cuda_cuCtxSetSharedMemConfig
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetSharedMemConfig) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetSharedMemConfig__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 52);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(config);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(52, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(52, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -5014,7 +5017,8 @@ static CUresult cuda_traced_cuCtxSetSharedMemConfig(cuda_cuCtxSetSharedMemConfig
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetSharedMemConfig))
     lttng_ust_tracepoint(lttng_ust_cuda, cuCtxSetSharedMemConfig, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -5052,19 +5056,18 @@ static CUresult cuda_traced_cuModuleLoad(cuda_cuModuleLoad_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoad) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoad__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 53);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(module, fname);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(53, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(53, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -5092,7 +5095,8 @@ static CUresult cuda_traced_cuModuleLoad(cuda_cuModuleLoad_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoad))
     lttng_ust_tracepoint(lttng_ust_cuda, cuModuleLoad, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -5130,19 +5134,18 @@ static CUresult cuda_traced_cuModuleLoadData(cuda_cuModuleLoadData_fn *tracer_re
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoadData) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoadData__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 54);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(module, image);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(54, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(54, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -5170,7 +5173,8 @@ static CUresult cuda_traced_cuModuleLoadData(cuda_cuModuleLoadData_fn *tracer_re
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoadData))
     lttng_ust_tracepoint(lttng_ust_cuda, cuModuleLoadData, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -5209,19 +5213,18 @@ static CUresult cuda_traced_cuModuleLoadDataEx(cuda_cuModuleLoadDataEx_fn *trace
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoadDataEx) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoadDataEx__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 55);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(module, image, numOptions, options, optionValues);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(55, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(55, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -5259,7 +5262,8 @@ static CUresult cuda_traced_cuModuleLoadDataEx(cuda_cuModuleLoadDataEx_fn *trace
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoadDataEx))
     lttng_ust_tracepoint(lttng_ust_cuda, cuModuleLoadDataEx, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -5299,19 +5303,18 @@ static CUresult cuda_traced_cuModuleLoadFatBinary(cuda_cuModuleLoadFatBinary_fn 
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoadFatBinary) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoadFatBinary__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 56);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(module, fatCubin);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(56, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(56, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -5339,7 +5342,8 @@ static CUresult cuda_traced_cuModuleLoadFatBinary(cuda_cuModuleLoadFatBinary_fn 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoadFatBinary))
     lttng_ust_tracepoint(lttng_ust_cuda, cuModuleLoadFatBinary, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -5397,7 +5401,8 @@ static CUresult cuda_traced_cuModuleUnload(cuda_cuModuleUnload_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleUnload))
     lttng_ust_tracepoint(lttng_ust_cuda, cuModuleUnload, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -5435,19 +5440,18 @@ static CUresult cuda_traced_cuModuleGetLoadingMode(cuda_cuModuleGetLoadingMode_f
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetLoadingMode) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetLoadingMode__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 58);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(mode);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(58, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(58, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -5473,7 +5477,8 @@ static CUresult cuda_traced_cuModuleGetLoadingMode(cuda_cuModuleGetLoadingMode_f
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetLoadingMode))
     lttng_ust_tracepoint(lttng_ust_cuda, cuModuleGetLoadingMode, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -5511,19 +5516,18 @@ static CUresult cuda_traced_cuModuleGetFunction(cuda_cuModuleGetFunction_fn *tra
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetFunction) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetFunction__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 59);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hfunc, hmod, name);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(59, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(59, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -5553,7 +5557,8 @@ static CUresult cuda_traced_cuModuleGetFunction(cuda_cuModuleGetFunction_fn *tra
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetFunction))
     lttng_ust_tracepoint(lttng_ust_cuda, cuModuleGetFunction, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -5592,19 +5597,18 @@ static CUresult cuda_traced_cuModuleGetFunctionCount(cuda_cuModuleGetFunctionCou
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetFunctionCount) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetFunctionCount__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 60);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(count, mod);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(60, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(60, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -5632,7 +5636,8 @@ static CUresult cuda_traced_cuModuleGetFunctionCount(cuda_cuModuleGetFunctionCou
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetFunctionCount))
     lttng_ust_tracepoint(lttng_ust_cuda, cuModuleGetFunctionCount, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -5671,19 +5676,18 @@ static CUresult cuda_traced_cuModuleEnumerateFunctions(cuda_cuModuleEnumerateFun
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleEnumerateFunctions) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleEnumerateFunctions__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 61);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(functions, numFunctions, mod);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(61, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(61, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -5714,7 +5718,8 @@ static CUresult cuda_traced_cuModuleEnumerateFunctions(cuda_cuModuleEnumerateFun
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleEnumerateFunctions))
     lttng_ust_tracepoint(lttng_ust_cuda, cuModuleEnumerateFunctions, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -5753,19 +5758,18 @@ static CUresult cuda_traced_cuModuleGetGlobal_v2(cuda_cuModuleGetGlobal_v2_fn *t
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetGlobal_v2) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetGlobal_v2__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 62);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dptr, bytes, hmod, name);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(62, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(62, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -5799,7 +5803,8 @@ static CUresult cuda_traced_cuModuleGetGlobal_v2(cuda_cuModuleGetGlobal_v2_fn *t
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetGlobal_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuModuleGetGlobal_v2, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -5839,19 +5844,18 @@ static CUresult cuda_traced_cuLinkCreate_v2(cuda_cuLinkCreate_v2_fn *tracer_real
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkCreate_v2) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkCreate_v2__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 63);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(numOptions, options, optionValues, stateOut);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(63, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(63, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -5886,7 +5890,8 @@ static CUresult cuda_traced_cuLinkCreate_v2(cuda_cuLinkCreate_v2_fn *tracer_real
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkCreate_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuLinkCreate_v2, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -5928,19 +5933,18 @@ static CUresult cuda_traced_cuLinkAddData_v2(cuda_cuLinkAddData_v2_fn *tracer_re
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkAddData_v2) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkAddData_v2__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 64);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(state, type, data, size, name, numOptions, options, optionValues);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(64, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(64, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -5984,7 +5988,8 @@ static CUresult cuda_traced_cuLinkAddData_v2(cuda_cuLinkAddData_v2_fn *tracer_re
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkAddData_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuLinkAddData_v2, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -6027,19 +6032,18 @@ static CUresult cuda_traced_cuLinkAddFile_v2(cuda_cuLinkAddFile_v2_fn *tracer_re
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkAddFile_v2) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkAddFile_v2__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 65);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(state, type, path, numOptions, options, optionValues);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(65, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(65, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -6078,7 +6082,8 @@ static CUresult cuda_traced_cuLinkAddFile_v2(cuda_cuLinkAddFile_v2_fn *tracer_re
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkAddFile_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuLinkAddFile_v2, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -6118,19 +6123,18 @@ static CUresult cuda_traced_cuLinkComplete(cuda_cuLinkComplete_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkComplete) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkComplete__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 66);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(state, cubinOut, sizeOut);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(66, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(66, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -6162,7 +6166,8 @@ static CUresult cuda_traced_cuLinkComplete(cuda_cuLinkComplete_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkComplete))
     lttng_ust_tracepoint(lttng_ust_cuda, cuLinkComplete, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -6200,19 +6205,18 @@ static CUresult cuda_traced_cuLinkDestroy(cuda_cuLinkDestroy_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkDestroy) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkDestroy__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 67);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(state);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(67, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(67, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -6237,7 +6241,8 @@ static CUresult cuda_traced_cuLinkDestroy(cuda_cuLinkDestroy_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkDestroy))
     lttng_ust_tracepoint(lttng_ust_cuda, cuLinkDestroy, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -6275,19 +6280,18 @@ static CUresult cuda_traced_cuModuleGetTexRef(cuda_cuModuleGetTexRef_fn *tracer_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetTexRef) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetTexRef__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 68);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pTexRef, hmod, name);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(68, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(68, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -6317,7 +6321,8 @@ static CUresult cuda_traced_cuModuleGetTexRef(cuda_cuModuleGetTexRef_fn *tracer_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetTexRef))
     lttng_ust_tracepoint(lttng_ust_cuda, cuModuleGetTexRef, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -6356,19 +6361,18 @@ static CUresult cuda_traced_cuModuleGetSurfRef(cuda_cuModuleGetSurfRef_fn *trace
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetSurfRef) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetSurfRef__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 69);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pSurfRef, hmod, name);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(69, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(69, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -6398,7 +6402,8 @@ static CUresult cuda_traced_cuModuleGetSurfRef(cuda_cuModuleGetSurfRef_fn *trace
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetSurfRef))
     lttng_ust_tracepoint(lttng_ust_cuda, cuModuleGetSurfRef, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -6442,20 +6447,19 @@ static CUresult cuda_traced_cuLibraryLoadData(cuda_cuLibraryLoadData_fn *tracer_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryLoadData) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryLoadData__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 70);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(library, code, jitOptions, jitOptionsValues, numJitOptions,
                                 libraryOptions, libraryOptionValues, numLibraryOptions);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(70, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(70, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -6503,7 +6507,8 @@ static CUresult cuda_traced_cuLibraryLoadData(cuda_cuLibraryLoadData_fn *tracer_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryLoadData))
     lttng_ust_tracepoint(lttng_ust_cuda, cuLibraryLoadData, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -6553,20 +6558,19 @@ static CUresult cuda_traced_cuLibraryLoadFromFile(cuda_cuLibraryLoadFromFile_fn 
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryLoadFromFile) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryLoadFromFile__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 71);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(library, fileName, jitOptions, jitOptionsValues, numJitOptions,
                                 libraryOptions, libraryOptionValues, numLibraryOptions);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(71, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(71, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -6614,7 +6618,8 @@ static CUresult cuda_traced_cuLibraryLoadFromFile(cuda_cuLibraryLoadFromFile_fn 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryLoadFromFile))
     lttng_ust_tracepoint(lttng_ust_cuda, cuLibraryLoadFromFile, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -6677,7 +6682,8 @@ static CUresult cuda_traced_cuLibraryUnload(cuda_cuLibraryUnload_fn *tracer_real
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryUnload))
     lttng_ust_tracepoint(lttng_ust_cuda, cuLibraryUnload, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -6715,19 +6721,18 @@ static CUresult cuda_traced_cuLibraryGetKernel(cuda_cuLibraryGetKernel_fn *trace
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetKernel) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetKernel__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 73);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pKernel, library, name);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(73, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(73, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -6758,7 +6763,8 @@ static CUresult cuda_traced_cuLibraryGetKernel(cuda_cuLibraryGetKernel_fn *trace
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetKernel))
     lttng_ust_tracepoint(lttng_ust_cuda, cuLibraryGetKernel, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -6797,19 +6803,18 @@ static CUresult cuda_traced_cuLibraryGetKernelCount(cuda_cuLibraryGetKernelCount
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetKernelCount) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetKernelCount__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 74);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(count, lib);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(74, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(74, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -6837,7 +6842,8 @@ static CUresult cuda_traced_cuLibraryGetKernelCount(cuda_cuLibraryGetKernelCount
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetKernelCount))
     lttng_ust_tracepoint(lttng_ust_cuda, cuLibraryGetKernelCount, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -6875,19 +6881,18 @@ static CUresult cuda_traced_cuLibraryEnumerateKernels(cuda_cuLibraryEnumerateKer
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryEnumerateKernels) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryEnumerateKernels__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 75);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(kernels, numKernels, lib);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(75, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(75, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -6918,7 +6923,8 @@ static CUresult cuda_traced_cuLibraryEnumerateKernels(cuda_cuLibraryEnumerateKer
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryEnumerateKernels))
     lttng_ust_tracepoint(lttng_ust_cuda, cuLibraryEnumerateKernels, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -6957,19 +6963,18 @@ static CUresult cuda_traced_cuLibraryGetModule(cuda_cuLibraryGetModule_fn *trace
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetModule) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetModule__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 76);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pMod, library);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(76, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(76, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -6997,7 +7002,8 @@ static CUresult cuda_traced_cuLibraryGetModule(cuda_cuLibraryGetModule_fn *trace
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetModule))
     lttng_ust_tracepoint(lttng_ust_cuda, cuLibraryGetModule, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -7035,19 +7041,18 @@ static CUresult cuda_traced_cuKernelGetFunction(cuda_cuKernelGetFunction_fn *tra
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetFunction) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetFunction__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 77);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pFunc, kernel);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(77, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(77, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -7075,7 +7080,8 @@ static CUresult cuda_traced_cuKernelGetFunction(cuda_cuKernelGetFunction_fn *tra
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetFunction))
     lttng_ust_tracepoint(lttng_ust_cuda, cuKernelGetFunction, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -7113,19 +7119,18 @@ static CUresult cuda_traced_cuKernelGetLibrary(cuda_cuKernelGetLibrary_fn *trace
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetLibrary) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetLibrary__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 78);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pLib, kernel);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(78, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(78, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -7153,7 +7158,8 @@ static CUresult cuda_traced_cuKernelGetLibrary(cuda_cuKernelGetLibrary_fn *trace
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetLibrary))
     lttng_ust_tracepoint(lttng_ust_cuda, cuKernelGetLibrary, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -7191,19 +7197,18 @@ static CUresult cuda_traced_cuLibraryGetGlobal(cuda_cuLibraryGetGlobal_fn *trace
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetGlobal) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetGlobal__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 79);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dptr, bytes, library, name);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(79, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(79, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -7237,7 +7242,8 @@ static CUresult cuda_traced_cuLibraryGetGlobal(cuda_cuLibraryGetGlobal_fn *trace
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetGlobal))
     lttng_ust_tracepoint(lttng_ust_cuda, cuLibraryGetGlobal, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -7276,19 +7282,18 @@ static CUresult cuda_traced_cuLibraryGetManaged(cuda_cuLibraryGetManaged_fn *tra
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetManaged) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetManaged__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 80);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dptr, bytes, library, name);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(80, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(80, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -7322,7 +7327,8 @@ static CUresult cuda_traced_cuLibraryGetManaged(cuda_cuLibraryGetManaged_fn *tra
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetManaged))
     lttng_ust_tracepoint(lttng_ust_cuda, cuLibraryGetManaged, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -7361,19 +7367,18 @@ static CUresult cuda_traced_cuLibraryGetUnifiedFunction(cuda_cuLibraryGetUnified
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetUnifiedFunction) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetUnifiedFunction__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 81);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(fptr, library, symbol);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(81, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(81, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -7403,7 +7408,8 @@ static CUresult cuda_traced_cuLibraryGetUnifiedFunction(cuda_cuLibraryGetUnified
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetUnifiedFunction))
     lttng_ust_tracepoint(lttng_ust_cuda, cuLibraryGetUnifiedFunction, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -7443,19 +7449,18 @@ static CUresult cuda_traced_cuKernelGetAttribute(cuda_cuKernelGetAttribute_fn *t
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetAttribute) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetAttribute__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 82);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pi, attrib, kernel, dev);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(82, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(82, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -7488,7 +7493,8 @@ static CUresult cuda_traced_cuKernelGetAttribute(cuda_cuKernelGetAttribute_fn *t
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetAttribute))
     lttng_ust_tracepoint(lttng_ust_cuda, cuKernelGetAttribute, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -7528,19 +7534,18 @@ static CUresult cuda_traced_cuKernelSetAttribute(cuda_cuKernelSetAttribute_fn *t
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelSetAttribute) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelSetAttribute__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 83);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(attrib, val, kernel, dev);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(83, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(83, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -7572,7 +7577,8 @@ static CUresult cuda_traced_cuKernelSetAttribute(cuda_cuKernelSetAttribute_fn *t
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelSetAttribute))
     lttng_ust_tracepoint(lttng_ust_cuda, cuKernelSetAttribute, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -7611,19 +7617,18 @@ static CUresult cuda_traced_cuKernelSetCacheConfig(cuda_cuKernelSetCacheConfig_f
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelSetCacheConfig) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelSetCacheConfig__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 84);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(kernel, config, dev);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(84, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(84, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -7652,7 +7657,8 @@ static CUresult cuda_traced_cuKernelSetCacheConfig(cuda_cuKernelSetCacheConfig_f
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelSetCacheConfig))
     lttng_ust_tracepoint(lttng_ust_cuda, cuKernelSetCacheConfig, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -7691,19 +7697,18 @@ static CUresult cuda_traced_cuKernelGetName(cuda_cuKernelGetName_fn *tracer_real
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetName) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetName__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 85);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(name, hfunc);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(85, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(85, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -7731,7 +7736,8 @@ static CUresult cuda_traced_cuKernelGetName(cuda_cuKernelGetName_fn *tracer_real
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetName))
     lttng_ust_tracepoint(lttng_ust_cuda, cuKernelGetName, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -7770,19 +7776,18 @@ static CUresult cuda_traced_cuKernelGetParamInfo(cuda_cuKernelGetParamInfo_fn *t
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetParamInfo) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetParamInfo__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 86);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(kernel, paramIndex, paramOffset, paramSize);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(86, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(86, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -7816,7 +7821,8 @@ static CUresult cuda_traced_cuKernelGetParamInfo(cuda_cuKernelGetParamInfo_fn *t
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetParamInfo))
     lttng_ust_tracepoint(lttng_ust_cuda, cuKernelGetParamInfo, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -7855,19 +7861,18 @@ static CUresult cuda_traced_cuMemGetInfo_v2(cuda_cuMemGetInfo_v2_fn *tracer_real
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetInfo_v2) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetInfo_v2__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 87);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(free, total);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(87, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(87, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -7896,7 +7901,8 @@ static CUresult cuda_traced_cuMemGetInfo_v2(cuda_cuMemGetInfo_v2_fn *tracer_real
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetInfo_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemGetInfo_v2, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -7934,19 +7940,18 @@ static CUresult cuda_traced_cuMemAlloc_v2(cuda_cuMemAlloc_v2_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAlloc_v2) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAlloc_v2__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 88);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dptr, bytesize);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(88, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(88, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -7974,7 +7979,8 @@ static CUresult cuda_traced_cuMemAlloc_v2(cuda_cuMemAlloc_v2_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAlloc_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemAlloc_v2, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -8013,19 +8019,18 @@ static CUresult cuda_traced_cuMemAllocPitch_v2(cuda_cuMemAllocPitch_v2_fn *trace
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocPitch_v2) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocPitch_v2__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 89);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dptr, pPitch, WidthInBytes, Height, ElementSizeBytes);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(89, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(89, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -8062,7 +8067,8 @@ static CUresult cuda_traced_cuMemAllocPitch_v2(cuda_cuMemAllocPitch_v2_fn *trace
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocPitch_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemAllocPitch_v2, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -8101,19 +8107,18 @@ static CUresult cuda_traced_cuMemFree_v2(cuda_cuMemFree_v2_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemFree_v2) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemFree_v2__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 90);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dptr);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(90, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(90, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -8138,7 +8143,8 @@ static CUresult cuda_traced_cuMemFree_v2(cuda_cuMemFree_v2_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemFree_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemFree_v2, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -8176,19 +8182,18 @@ static CUresult cuda_traced_cuMemGetAddressRange_v2(cuda_cuMemGetAddressRange_v2
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAddressRange_v2) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAddressRange_v2__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 91);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pbase, psize, dptr);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(91, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(91, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -8219,7 +8224,8 @@ static CUresult cuda_traced_cuMemGetAddressRange_v2(cuda_cuMemGetAddressRange_v2
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAddressRange_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemGetAddressRange_v2, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -8257,19 +8263,18 @@ static CUresult cuda_traced_cuMemAllocHost_v2(cuda_cuMemAllocHost_v2_fn *tracer_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocHost_v2) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocHost_v2__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 92);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pp, bytesize);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(92, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(92, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -8297,7 +8302,8 @@ static CUresult cuda_traced_cuMemAllocHost_v2(cuda_cuMemAllocHost_v2_fn *tracer_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocHost_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemAllocHost_v2, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -8334,19 +8340,18 @@ static CUresult cuda_traced_cuMemFreeHost(cuda_cuMemFreeHost_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemFreeHost) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemFreeHost__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 93);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(p);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(93, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(93, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -8371,7 +8376,8 @@ static CUresult cuda_traced_cuMemFreeHost(cuda_cuMemFreeHost_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemFreeHost))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemFreeHost, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -8409,19 +8415,18 @@ static CUresult cuda_traced_cuMemHostAlloc(cuda_cuMemHostAlloc_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostAlloc) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostAlloc__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 94);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pp, bytesize, Flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(94, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(94, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -8451,7 +8456,8 @@ static CUresult cuda_traced_cuMemHostAlloc(cuda_cuMemHostAlloc_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostAlloc))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemHostAlloc, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -8490,19 +8496,18 @@ static CUresult cuda_traced_cuMemHostGetDevicePointer_v2(cuda_cuMemHostGetDevice
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostGetDevicePointer_v2) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostGetDevicePointer_v2__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 95);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pdptr, p, Flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(95, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(95, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -8532,7 +8537,8 @@ static CUresult cuda_traced_cuMemHostGetDevicePointer_v2(cuda_cuMemHostGetDevice
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostGetDevicePointer_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemHostGetDevicePointer_v2, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -8571,19 +8577,18 @@ static CUresult cuda_traced_cuMemHostGetFlags(cuda_cuMemHostGetFlags_fn *tracer_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostGetFlags) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostGetFlags__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 96);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pFlags, p);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(96, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(96, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -8611,7 +8616,8 @@ static CUresult cuda_traced_cuMemHostGetFlags(cuda_cuMemHostGetFlags_fn *tracer_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostGetFlags))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemHostGetFlags, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -8649,19 +8655,18 @@ static CUresult cuda_traced_cuMemAllocManaged(cuda_cuMemAllocManaged_fn *tracer_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocManaged) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocManaged__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 97);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dptr, bytesize, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(97, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(97, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -8691,7 +8696,8 @@ static CUresult cuda_traced_cuMemAllocManaged(cuda_cuMemAllocManaged_fn *tracer_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocManaged))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemAllocManaged, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -8733,19 +8739,18 @@ static CUresult cuda_traced_cuDeviceRegisterAsyncNotification(cuda_cuDeviceRegis
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceRegisterAsyncNotification) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceRegisterAsyncNotification__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 98);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(device, callbackFunc, userData, callback);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(98, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(98, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -8778,7 +8783,8 @@ static CUresult cuda_traced_cuDeviceRegisterAsyncNotification(cuda_cuDeviceRegis
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceRegisterAsyncNotification))
     lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceRegisterAsyncNotification, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -8819,19 +8825,18 @@ static CUresult cuda_traced_cuDeviceUnregisterAsyncNotification(cuda_cuDeviceUnr
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceUnregisterAsyncNotification) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceUnregisterAsyncNotification__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 99);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(device, callback);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(99, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(99, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -8858,7 +8863,8 @@ static CUresult cuda_traced_cuDeviceUnregisterAsyncNotification(cuda_cuDeviceUnr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceUnregisterAsyncNotification))
     lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceUnregisterAsyncNotification, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -8897,19 +8903,18 @@ static CUresult cuda_traced_cuDeviceGetByPCIBusId(cuda_cuDeviceGetByPCIBusId_fn 
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetByPCIBusId) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetByPCIBusId__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 100);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dev, pciBusId);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(100, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(100, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -8937,7 +8942,8 @@ static CUresult cuda_traced_cuDeviceGetByPCIBusId(cuda_cuDeviceGetByPCIBusId_fn 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetByPCIBusId))
     lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceGetByPCIBusId, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -8975,19 +8981,18 @@ static CUresult cuda_traced_cuDeviceGetPCIBusId(cuda_cuDeviceGetPCIBusId_fn *tra
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetPCIBusId) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetPCIBusId__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 101);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pciBusId, len, dev);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(101, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(101, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -9017,7 +9022,8 @@ static CUresult cuda_traced_cuDeviceGetPCIBusId(cuda_cuDeviceGetPCIBusId_fn *tra
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetPCIBusId))
     lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceGetPCIBusId, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -9056,19 +9062,18 @@ static CUresult cuda_traced_cuIpcGetEventHandle(cuda_cuIpcGetEventHandle_fn *tra
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcGetEventHandle) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcGetEventHandle__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 102);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pHandle, event);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(102, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(102, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -9095,7 +9100,8 @@ static CUresult cuda_traced_cuIpcGetEventHandle(cuda_cuIpcGetEventHandle_fn *tra
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcGetEventHandle))
     lttng_ust_tracepoint(lttng_ust_cuda, cuIpcGetEventHandle, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -9133,19 +9139,18 @@ static CUresult cuda_traced_cuIpcOpenEventHandle(cuda_cuIpcOpenEventHandle_fn *t
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcOpenEventHandle) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcOpenEventHandle__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 103);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(phEvent, handle);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(103, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(103, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -9172,7 +9177,8 @@ static CUresult cuda_traced_cuIpcOpenEventHandle(cuda_cuIpcOpenEventHandle_fn *t
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcOpenEventHandle))
     lttng_ust_tracepoint(lttng_ust_cuda, cuIpcOpenEventHandle, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -9210,19 +9216,18 @@ static CUresult cuda_traced_cuIpcGetMemHandle(cuda_cuIpcGetMemHandle_fn *tracer_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcGetMemHandle) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcGetMemHandle__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 104);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pHandle, dptr);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(104, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(104, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -9249,7 +9254,8 @@ static CUresult cuda_traced_cuIpcGetMemHandle(cuda_cuIpcGetMemHandle_fn *tracer_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcGetMemHandle))
     lttng_ust_tracepoint(lttng_ust_cuda, cuIpcGetMemHandle, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -9287,19 +9293,18 @@ static CUresult cuda_traced_cuIpcOpenMemHandle_v2(cuda_cuIpcOpenMemHandle_v2_fn 
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcOpenMemHandle_v2) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcOpenMemHandle_v2__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 105);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pdptr, handle, Flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(105, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(105, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -9328,7 +9333,8 @@ static CUresult cuda_traced_cuIpcOpenMemHandle_v2(cuda_cuIpcOpenMemHandle_v2_fn 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcOpenMemHandle_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuIpcOpenMemHandle_v2, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -9366,19 +9372,18 @@ static CUresult cuda_traced_cuIpcCloseMemHandle(cuda_cuIpcCloseMemHandle_fn *tra
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcCloseMemHandle) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcCloseMemHandle__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 106);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dptr);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(106, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(106, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -9403,7 +9408,8 @@ static CUresult cuda_traced_cuIpcCloseMemHandle(cuda_cuIpcCloseMemHandle_fn *tra
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcCloseMemHandle))
     lttng_ust_tracepoint(lttng_ust_cuda, cuIpcCloseMemHandle, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -9441,19 +9447,18 @@ static CUresult cuda_traced_cuMemHostRegister_v2(cuda_cuMemHostRegister_v2_fn *t
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostRegister_v2) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostRegister_v2__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 107);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(p, bytesize, Flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(107, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(107, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -9482,7 +9487,8 @@ static CUresult cuda_traced_cuMemHostRegister_v2(cuda_cuMemHostRegister_v2_fn *t
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostRegister_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemHostRegister_v2, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -9520,19 +9526,18 @@ static CUresult cuda_traced_cuMemHostUnregister(cuda_cuMemHostUnregister_fn *tra
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostUnregister) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostUnregister__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 108);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(p);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(108, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(108, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -9557,7 +9562,8 @@ static CUresult cuda_traced_cuMemHostUnregister(cuda_cuMemHostUnregister_fn *tra
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostUnregister))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemHostUnregister, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -9629,7 +9635,8 @@ static CUresult cuda_traced_cuMemcpy(cuda_cuMemcpy_fn *tracer_real, const void *
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpy, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -9709,7 +9716,8 @@ static CUresult cuda_traced_cuMemcpyPeer(cuda_cuMemcpyPeer_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyPeer))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpyPeer, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -9785,7 +9793,8 @@ static CUresult cuda_traced_cuMemcpyHtoD_v2(cuda_cuMemcpyHtoD_v2_fn *tracer_real
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyHtoD_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpyHtoD_v2, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -9860,7 +9869,8 @@ static CUresult cuda_traced_cuMemcpyDtoH_v2(cuda_cuMemcpyDtoH_v2_fn *tracer_real
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyDtoH_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpyDtoH_v2, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -9934,7 +9944,8 @@ static CUresult cuda_traced_cuMemcpyDtoD_v2(cuda_cuMemcpyDtoD_v2_fn *tracer_real
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyDtoD_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpyDtoD_v2, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -9974,19 +9985,18 @@ static CUresult cuda_traced_cuMemcpyDtoA_v2(cuda_cuMemcpyDtoA_v2_fn *tracer_real
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyDtoA_v2) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyDtoA_v2__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 114);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dstArray, dstOffset, srcDevice, ByteCount);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(114, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(114, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -10018,7 +10028,8 @@ static CUresult cuda_traced_cuMemcpyDtoA_v2(cuda_cuMemcpyDtoA_v2_fn *tracer_real
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyDtoA_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpyDtoA_v2, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -10057,19 +10068,18 @@ static CUresult cuda_traced_cuMemcpyAtoD_v2(cuda_cuMemcpyAtoD_v2_fn *tracer_real
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoD_v2) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoD_v2__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 115);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dstDevice, srcArray, srcOffset, ByteCount);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(115, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(115, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -10101,7 +10111,8 @@ static CUresult cuda_traced_cuMemcpyAtoD_v2(cuda_cuMemcpyAtoD_v2_fn *tracer_real
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoD_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpyAtoD_v2, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -10140,19 +10151,18 @@ static CUresult cuda_traced_cuMemcpyHtoA_v2(cuda_cuMemcpyHtoA_v2_fn *tracer_real
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyHtoA_v2) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyHtoA_v2__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 116);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dstArray, dstOffset, srcHost, ByteCount);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(116, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(116, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -10184,7 +10194,8 @@ static CUresult cuda_traced_cuMemcpyHtoA_v2(cuda_cuMemcpyHtoA_v2_fn *tracer_real
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyHtoA_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpyHtoA_v2, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -10223,19 +10234,18 @@ static CUresult cuda_traced_cuMemcpyAtoH_v2(cuda_cuMemcpyAtoH_v2_fn *tracer_real
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoH_v2) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoH_v2__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 117);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dstHost, srcArray, srcOffset, ByteCount);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(117, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(117, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -10267,7 +10277,8 @@ static CUresult cuda_traced_cuMemcpyAtoH_v2(cuda_cuMemcpyAtoH_v2_fn *tracer_real
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoH_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpyAtoH_v2, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -10307,19 +10318,18 @@ static CUresult cuda_traced_cuMemcpyAtoA_v2(cuda_cuMemcpyAtoA_v2_fn *tracer_real
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoA_v2) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoA_v2__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 118);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dstArray, dstOffset, srcArray, srcOffset, ByteCount);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(118, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(118, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -10354,7 +10364,8 @@ static CUresult cuda_traced_cuMemcpyAtoA_v2(cuda_cuMemcpyAtoA_v2_fn *tracer_real
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoA_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpyAtoA_v2, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -10393,19 +10404,18 @@ static CUresult cuda_traced_cuMemcpy2D_v2(cuda_cuMemcpy2D_v2_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy2D_v2) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy2D_v2__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 119);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pCopy);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(119, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(119, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -10430,7 +10440,8 @@ static CUresult cuda_traced_cuMemcpy2D_v2(cuda_cuMemcpy2D_v2_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy2D_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpy2D_v2, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -10468,19 +10479,18 @@ static CUresult cuda_traced_cuMemcpy2DUnaligned_v2(cuda_cuMemcpy2DUnaligned_v2_f
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy2DUnaligned_v2) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy2DUnaligned_v2__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 120);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pCopy);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(120, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(120, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -10505,7 +10515,8 @@ static CUresult cuda_traced_cuMemcpy2DUnaligned_v2(cuda_cuMemcpy2DUnaligned_v2_f
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy2DUnaligned_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpy2DUnaligned_v2, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -10542,19 +10553,18 @@ static CUresult cuda_traced_cuMemcpy3D_v2(cuda_cuMemcpy3D_v2_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3D_v2) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3D_v2__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 121);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pCopy);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(121, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(121, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -10579,7 +10589,8 @@ static CUresult cuda_traced_cuMemcpy3D_v2(cuda_cuMemcpy3D_v2_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3D_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpy3D_v2, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -10617,19 +10628,18 @@ static CUresult cuda_traced_cuMemcpy3DPeer(cuda_cuMemcpy3DPeer_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DPeer) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DPeer__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 122);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pCopy);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(122, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(122, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -10654,7 +10664,8 @@ static CUresult cuda_traced_cuMemcpy3DPeer(cuda_cuMemcpy3DPeer_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DPeer))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpy3DPeer, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -10730,7 +10741,8 @@ static CUresult cuda_traced_cuMemcpyAsync(cuda_cuMemcpyAsync_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAsync))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpyAsync, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -10814,7 +10826,8 @@ static CUresult cuda_traced_cuMemcpyPeerAsync(cuda_cuMemcpyPeerAsync_fn *tracer_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyPeerAsync))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpyPeerAsync, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -10893,7 +10906,8 @@ static CUresult cuda_traced_cuMemcpyHtoDAsync_v2(cuda_cuMemcpyHtoDAsync_v2_fn *t
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyHtoDAsync_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpyHtoDAsync_v2, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -10972,7 +10986,8 @@ static CUresult cuda_traced_cuMemcpyDtoHAsync_v2(cuda_cuMemcpyDtoHAsync_v2_fn *t
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyDtoHAsync_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpyDtoHAsync_v2, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -11050,7 +11065,8 @@ static CUresult cuda_traced_cuMemcpyDtoDAsync_v2(cuda_cuMemcpyDtoDAsync_v2_fn *t
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyDtoDAsync_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpyDtoDAsync_v2, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -11091,19 +11107,18 @@ static CUresult cuda_traced_cuMemcpyHtoAAsync_v2(cuda_cuMemcpyHtoAAsync_v2_fn *t
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyHtoAAsync_v2) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyHtoAAsync_v2__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 128);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dstArray, dstOffset, srcHost, ByteCount, hStream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(128, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(128, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -11138,7 +11153,8 @@ static CUresult cuda_traced_cuMemcpyHtoAAsync_v2(cuda_cuMemcpyHtoAAsync_v2_fn *t
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyHtoAAsync_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpyHtoAAsync_v2, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -11179,19 +11195,18 @@ static CUresult cuda_traced_cuMemcpyAtoHAsync_v2(cuda_cuMemcpyAtoHAsync_v2_fn *t
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoHAsync_v2) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoHAsync_v2__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 129);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dstHost, srcArray, srcOffset, ByteCount, hStream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(129, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(129, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -11226,7 +11241,8 @@ static CUresult cuda_traced_cuMemcpyAtoHAsync_v2(cuda_cuMemcpyAtoHAsync_v2_fn *t
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoHAsync_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpyAtoHAsync_v2, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -11266,19 +11282,18 @@ static CUresult cuda_traced_cuMemcpy2DAsync_v2(cuda_cuMemcpy2DAsync_v2_fn *trace
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy2DAsync_v2) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy2DAsync_v2__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 130);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pCopy, hStream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(130, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(130, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -11305,7 +11320,8 @@ static CUresult cuda_traced_cuMemcpy2DAsync_v2(cuda_cuMemcpy2DAsync_v2_fn *trace
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy2DAsync_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpy2DAsync_v2, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -11343,19 +11359,18 @@ static CUresult cuda_traced_cuMemcpy3DAsync_v2(cuda_cuMemcpy3DAsync_v2_fn *trace
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DAsync_v2) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DAsync_v2__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 131);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pCopy, hStream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(131, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(131, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -11382,7 +11397,8 @@ static CUresult cuda_traced_cuMemcpy3DAsync_v2(cuda_cuMemcpy3DAsync_v2_fn *trace
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DAsync_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpy3DAsync_v2, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -11420,19 +11436,18 @@ static CUresult cuda_traced_cuMemcpy3DPeerAsync(cuda_cuMemcpy3DPeerAsync_fn *tra
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DPeerAsync) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DPeerAsync__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 132);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pCopy, hStream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(132, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(132, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -11459,7 +11474,8 @@ static CUresult cuda_traced_cuMemcpy3DPeerAsync(cuda_cuMemcpy3DPeerAsync_fn *tra
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DPeerAsync))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpy3DPeerAsync, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -11499,19 +11515,18 @@ static CUresult cuda_traced_cuMemcpyBatchAsync_v2(cuda_cuMemcpyBatchAsync_v2_fn 
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyBatchAsync_v2) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyBatchAsync_v2__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 133);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, hStream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(133, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(133, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -11557,7 +11572,8 @@ static CUresult cuda_traced_cuMemcpyBatchAsync_v2(cuda_cuMemcpyBatchAsync_v2_fn 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyBatchAsync_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpyBatchAsync_v2, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -11599,19 +11615,18 @@ static CUresult cuda_traced_cuMemcpy3DBatchAsync_v2(cuda_cuMemcpy3DBatchAsync_v2
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DBatchAsync_v2) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DBatchAsync_v2__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 134);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(numOps, opList, flags, hStream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(134, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(134, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -11643,7 +11658,8 @@ static CUresult cuda_traced_cuMemcpy3DBatchAsync_v2(cuda_cuMemcpy3DBatchAsync_v2
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DBatchAsync_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpy3DBatchAsync_v2, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -11717,7 +11733,8 @@ static CUresult cuda_traced_cuMemsetD8_v2(cuda_cuMemsetD8_v2_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD8_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemsetD8_v2, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -11789,7 +11806,8 @@ static CUresult cuda_traced_cuMemsetD16_v2(cuda_cuMemsetD16_v2_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD16_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemsetD16_v2, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -11861,7 +11879,8 @@ static CUresult cuda_traced_cuMemsetD32_v2(cuda_cuMemsetD32_v2_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD32_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemsetD32_v2, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -11900,19 +11919,18 @@ static CUresult cuda_traced_cuMemsetD2D8_v2(cuda_cuMemsetD2D8_v2_fn *tracer_real
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D8_v2) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D8_v2__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 138);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dstDevice, dstPitch, uc, Width, Height);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(138, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(138, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -11946,7 +11964,8 @@ static CUresult cuda_traced_cuMemsetD2D8_v2(cuda_cuMemsetD2D8_v2_fn *tracer_real
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D8_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemsetD2D8_v2, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -11987,19 +12006,18 @@ static CUresult cuda_traced_cuMemsetD2D16_v2(cuda_cuMemsetD2D16_v2_fn *tracer_re
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D16_v2) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D16_v2__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 139);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dstDevice, dstPitch, us, Width, Height);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(139, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(139, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -12033,7 +12051,8 @@ static CUresult cuda_traced_cuMemsetD2D16_v2(cuda_cuMemsetD2D16_v2_fn *tracer_re
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D16_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemsetD2D16_v2, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -12074,19 +12093,18 @@ static CUresult cuda_traced_cuMemsetD2D32_v2(cuda_cuMemsetD2D32_v2_fn *tracer_re
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D32_v2) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D32_v2__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 140);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dstDevice, dstPitch, ui, Width, Height);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(140, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(140, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -12120,7 +12138,8 @@ static CUresult cuda_traced_cuMemsetD2D32_v2(cuda_cuMemsetD2D32_v2_fn *tracer_re
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D32_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemsetD2D32_v2, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -12197,7 +12216,8 @@ static CUresult cuda_traced_cuMemsetD8Async(cuda_cuMemsetD8Async_fn *tracer_real
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD8Async))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemsetD8Async, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -12273,7 +12293,8 @@ static CUresult cuda_traced_cuMemsetD16Async(cuda_cuMemsetD16Async_fn *tracer_re
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD16Async))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemsetD16Async, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -12349,7 +12370,8 @@ static CUresult cuda_traced_cuMemsetD32Async(cuda_cuMemsetD32Async_fn *tracer_re
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD32Async))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemsetD32Async, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -12389,19 +12411,18 @@ static CUresult cuda_traced_cuMemsetD2D8Async(cuda_cuMemsetD2D8Async_fn *tracer_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D8Async) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D8Async__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 144);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dstDevice, dstPitch, uc, Width, Height, hStream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(144, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(144, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -12438,7 +12459,8 @@ static CUresult cuda_traced_cuMemsetD2D8Async(cuda_cuMemsetD2D8Async_fn *tracer_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D8Async))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemsetD2D8Async, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -12479,19 +12501,18 @@ static CUresult cuda_traced_cuMemsetD2D16Async(cuda_cuMemsetD2D16Async_fn *trace
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D16Async) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D16Async__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 145);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dstDevice, dstPitch, us, Width, Height, hStream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(145, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(145, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -12528,7 +12549,8 @@ static CUresult cuda_traced_cuMemsetD2D16Async(cuda_cuMemsetD2D16Async_fn *trace
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D16Async))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemsetD2D16Async, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -12569,19 +12591,18 @@ static CUresult cuda_traced_cuMemsetD2D32Async(cuda_cuMemsetD2D32Async_fn *trace
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D32Async) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D32Async__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 146);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dstDevice, dstPitch, ui, Width, Height, hStream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(146, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(146, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -12618,7 +12639,8 @@ static CUresult cuda_traced_cuMemsetD2D32Async(cuda_cuMemsetD2D32Async_fn *trace
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D32Async))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemsetD2D32Async, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -12658,19 +12680,18 @@ static CUresult cuda_traced_cuArrayCreate_v2(cuda_cuArrayCreate_v2_fn *tracer_re
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayCreate_v2) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayCreate_v2__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 147);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pHandle, pAllocateArray);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(147, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(147, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -12698,7 +12719,8 @@ static CUresult cuda_traced_cuArrayCreate_v2(cuda_cuArrayCreate_v2_fn *tracer_re
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayCreate_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuArrayCreate_v2, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -12738,19 +12760,18 @@ static CUresult cuda_traced_cuArrayGetDescriptor_v2(cuda_cuArrayGetDescriptor_v2
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetDescriptor_v2) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetDescriptor_v2__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 148);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pArrayDescriptor, hArray);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(148, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(148, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -12777,7 +12798,8 @@ static CUresult cuda_traced_cuArrayGetDescriptor_v2(cuda_cuArrayGetDescriptor_v2
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetDescriptor_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuArrayGetDescriptor_v2, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -12817,19 +12839,18 @@ static CUresult cuda_traced_cuArrayGetSparseProperties(cuda_cuArrayGetSparseProp
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetSparseProperties) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetSparseProperties__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 149);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(sparseProperties, array);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(149, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(149, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -12856,7 +12877,8 @@ static CUresult cuda_traced_cuArrayGetSparseProperties(cuda_cuArrayGetSparseProp
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetSparseProperties))
     lttng_ust_tracepoint(lttng_ust_cuda, cuArrayGetSparseProperties, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -12896,19 +12918,18 @@ static CUresult cuda_traced_cuMipmappedArrayGetSparseProperties(cuda_cuMipmapped
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayGetSparseProperties) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayGetSparseProperties__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 150);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(sparseProperties, mipmap);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(150, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(150, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -12935,7 +12956,8 @@ static CUresult cuda_traced_cuMipmappedArrayGetSparseProperties(cuda_cuMipmapped
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayGetSparseProperties))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMipmappedArrayGetSparseProperties, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -12976,19 +12998,18 @@ static CUresult cuda_traced_cuArrayGetMemoryRequirements(cuda_cuArrayGetMemoryRe
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetMemoryRequirements) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetMemoryRequirements__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 151);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(memoryRequirements, array, device);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(151, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(151, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -13018,7 +13039,8 @@ static CUresult cuda_traced_cuArrayGetMemoryRequirements(cuda_cuArrayGetMemoryRe
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetMemoryRequirements))
     lttng_ust_tracepoint(lttng_ust_cuda, cuArrayGetMemoryRequirements, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -13060,19 +13082,18 @@ static CUresult cuda_traced_cuMipmappedArrayGetMemoryRequirements(cuda_cuMipmapp
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayGetMemoryRequirements) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayGetMemoryRequirements__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 152);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(memoryRequirements, mipmap, device);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(152, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(152, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -13102,7 +13123,8 @@ static CUresult cuda_traced_cuMipmappedArrayGetMemoryRequirements(cuda_cuMipmapp
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayGetMemoryRequirements))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMipmappedArrayGetMemoryRequirements, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -13142,19 +13164,18 @@ static CUresult cuda_traced_cuArrayGetPlane(cuda_cuArrayGetPlane_fn *tracer_real
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetPlane) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetPlane__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 153);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pPlaneArray, hArray, planeIdx);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(153, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(153, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -13185,7 +13206,8 @@ static CUresult cuda_traced_cuArrayGetPlane(cuda_cuArrayGetPlane_fn *tracer_real
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetPlane))
     lttng_ust_tracepoint(lttng_ust_cuda, cuArrayGetPlane, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -13223,19 +13245,18 @@ static CUresult cuda_traced_cuArrayDestroy(cuda_cuArrayDestroy_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayDestroy) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayDestroy__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 154);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hArray);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(154, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(154, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -13260,7 +13281,8 @@ static CUresult cuda_traced_cuArrayDestroy(cuda_cuArrayDestroy_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayDestroy))
     lttng_ust_tracepoint(lttng_ust_cuda, cuArrayDestroy, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -13298,19 +13320,18 @@ static CUresult cuda_traced_cuArray3DCreate_v2(cuda_cuArray3DCreate_v2_fn *trace
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArray3DCreate_v2) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArray3DCreate_v2__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 155);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pHandle, pAllocateArray);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(155, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(155, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -13338,7 +13359,8 @@ static CUresult cuda_traced_cuArray3DCreate_v2(cuda_cuArray3DCreate_v2_fn *trace
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArray3DCreate_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuArray3DCreate_v2, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -13378,19 +13400,18 @@ static CUresult cuda_traced_cuArray3DGetDescriptor_v2(cuda_cuArray3DGetDescripto
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArray3DGetDescriptor_v2) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArray3DGetDescriptor_v2__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 156);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pArrayDescriptor, hArray);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(156, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(156, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -13417,7 +13438,8 @@ static CUresult cuda_traced_cuArray3DGetDescriptor_v2(cuda_cuArray3DGetDescripto
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArray3DGetDescriptor_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuArray3DGetDescriptor_v2, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -13458,19 +13480,18 @@ static CUresult cuda_traced_cuMipmappedArrayCreate(cuda_cuMipmappedArrayCreate_f
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayCreate) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayCreate__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 157);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pHandle, pMipmappedArrayDesc, numMipmapLevels);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(157, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(157, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -13501,7 +13522,8 @@ static CUresult cuda_traced_cuMipmappedArrayCreate(cuda_cuMipmappedArrayCreate_f
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayCreate))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMipmappedArrayCreate, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -13544,19 +13566,18 @@ static CUresult cuda_traced_cuMipmappedArrayGetLevel(cuda_cuMipmappedArrayGetLev
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayGetLevel) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayGetLevel__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 158);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pLevelArray, hMipmappedArray, level);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(158, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(158, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -13587,7 +13608,8 @@ static CUresult cuda_traced_cuMipmappedArrayGetLevel(cuda_cuMipmappedArrayGetLev
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayGetLevel))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMipmappedArrayGetLevel, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -13627,19 +13649,18 @@ static CUresult cuda_traced_cuMipmappedArrayDestroy(cuda_cuMipmappedArrayDestroy
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayDestroy) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayDestroy__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 159);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hMipmappedArray);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(159, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(159, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -13664,7 +13685,8 @@ static CUresult cuda_traced_cuMipmappedArrayDestroy(cuda_cuMipmappedArrayDestroy
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayDestroy))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMipmappedArrayDestroy, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -13705,19 +13727,18 @@ static CUresult cuda_traced_cuMemGetHandleForAddressRange(cuda_cuMemGetHandleFor
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetHandleForAddressRange) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetHandleForAddressRange__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 160);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(handle, dptr, size, handleType, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(160, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(160, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -13751,7 +13772,8 @@ static CUresult cuda_traced_cuMemGetHandleForAddressRange(cuda_cuMemGetHandleFor
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetHandleForAddressRange))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemGetHandleForAddressRange, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -13793,19 +13815,18 @@ static CUresult cuda_traced_cuMemBatchDecompressAsync(cuda_cuMemBatchDecompressA
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemBatchDecompressAsync) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemBatchDecompressAsync__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 161);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(paramsArray, count, flags, errorIndex, stream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(161, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(161, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -13841,7 +13862,8 @@ static CUresult cuda_traced_cuMemBatchDecompressAsync(cuda_cuMemBatchDecompressA
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemBatchDecompressAsync))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemBatchDecompressAsync, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -13882,19 +13904,18 @@ static CUresult cuda_traced_cuMemAddressReserve(cuda_cuMemAddressReserve_fn *tra
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAddressReserve) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAddressReserve__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 162);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(ptr, size, alignment, addr, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(162, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(162, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -13929,7 +13950,8 @@ static CUresult cuda_traced_cuMemAddressReserve(cuda_cuMemAddressReserve_fn *tra
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAddressReserve))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemAddressReserve, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -13969,19 +13991,18 @@ static CUresult cuda_traced_cuMemAddressFree(cuda_cuMemAddressFree_fn *tracer_re
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAddressFree) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAddressFree__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 163);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(ptr, size);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(163, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(163, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -14008,7 +14029,8 @@ static CUresult cuda_traced_cuMemAddressFree(cuda_cuMemAddressFree_fn *tracer_re
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAddressFree))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemAddressFree, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -14046,19 +14068,18 @@ static CUresult cuda_traced_cuMemCreate(cuda_cuMemCreate_fn *tracer_real, const 
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemCreate) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemCreate__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 164);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(handle, size, prop, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(164, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(164, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -14091,7 +14112,8 @@ static CUresult cuda_traced_cuMemCreate(cuda_cuMemCreate_fn *tracer_real, const 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemCreate))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemCreate, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -14131,19 +14153,18 @@ static CUresult cuda_traced_cuMemRelease(cuda_cuMemRelease_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRelease) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRelease__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 165);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(handle);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(165, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(165, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -14168,7 +14189,8 @@ static CUresult cuda_traced_cuMemRelease(cuda_cuMemRelease_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRelease))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemRelease, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -14206,19 +14228,18 @@ static CUresult cuda_traced_cuMemMap(cuda_cuMemMap_fn *tracer_real, const void *
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemMap) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemMap__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 166);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(ptr, size, offset, handle, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(166, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(166, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -14252,7 +14273,8 @@ static CUresult cuda_traced_cuMemMap(cuda_cuMemMap_fn *tracer_real, const void *
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemMap))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemMap, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -14293,19 +14315,18 @@ static CUresult cuda_traced_cuMemMapArrayAsync(cuda_cuMemMapArrayAsync_fn *trace
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemMapArrayAsync) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemMapArrayAsync__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 167);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(mapInfoList, count, hStream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(167, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(167, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -14335,7 +14356,8 @@ static CUresult cuda_traced_cuMemMapArrayAsync(cuda_cuMemMapArrayAsync_fn *trace
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemMapArrayAsync))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemMapArrayAsync, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -14373,19 +14395,18 @@ static CUresult cuda_traced_cuMemUnmap(cuda_cuMemUnmap_fn *tracer_real, const vo
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemUnmap) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemUnmap__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 168);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(ptr, size);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(168, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(168, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -14412,7 +14433,8 @@ static CUresult cuda_traced_cuMemUnmap(cuda_cuMemUnmap_fn *tracer_real, const vo
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemUnmap))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemUnmap, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -14450,19 +14472,18 @@ static CUresult cuda_traced_cuMemSetAccess(cuda_cuMemSetAccess_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemSetAccess) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemSetAccess__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 169);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(ptr, size, desc, count);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(169, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(169, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -14494,7 +14515,8 @@ static CUresult cuda_traced_cuMemSetAccess(cuda_cuMemSetAccess_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemSetAccess))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemSetAccess, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -14533,19 +14555,18 @@ static CUresult cuda_traced_cuMemGetAccess(cuda_cuMemGetAccess_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAccess) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAccess__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 170);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(flags, location, ptr);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(170, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(170, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -14575,7 +14596,8 @@ static CUresult cuda_traced_cuMemGetAccess(cuda_cuMemGetAccess_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAccess))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemGetAccess, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -14616,19 +14638,18 @@ static CUresult cuda_traced_cuMemExportToShareableHandle(cuda_cuMemExportToShare
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemExportToShareableHandle) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemExportToShareableHandle__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 171);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(shareableHandle, handle, handleType, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(171, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(171, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -14660,7 +14681,8 @@ static CUresult cuda_traced_cuMemExportToShareableHandle(cuda_cuMemExportToShare
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemExportToShareableHandle))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemExportToShareableHandle, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -14703,19 +14725,18 @@ static CUresult cuda_traced_cuMemImportFromShareableHandle(cuda_cuMemImportFromS
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemImportFromShareableHandle) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemImportFromShareableHandle__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 172);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(handle, osHandle, shHandleType);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(172, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(172, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -14746,7 +14767,8 @@ static CUresult cuda_traced_cuMemImportFromShareableHandle(cuda_cuMemImportFromS
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemImportFromShareableHandle))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemImportFromShareableHandle, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -14788,19 +14810,18 @@ static CUresult cuda_traced_cuMemGetAllocationGranularity(cuda_cuMemGetAllocatio
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAllocationGranularity) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAllocationGranularity__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 173);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(granularity, prop, option);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(173, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(173, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -14831,7 +14852,8 @@ static CUresult cuda_traced_cuMemGetAllocationGranularity(cuda_cuMemGetAllocatio
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAllocationGranularity))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemGetAllocationGranularity, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -14872,19 +14894,18 @@ static CUresult cuda_traced_cuMemGetAllocationPropertiesFromHandle(cuda_cuMemGet
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAllocationPropertiesFromHandle) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAllocationPropertiesFromHandle__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 174);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(prop, handle);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(174, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(174, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -14911,7 +14932,8 @@ static CUresult cuda_traced_cuMemGetAllocationPropertiesFromHandle(cuda_cuMemGet
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAllocationPropertiesFromHandle))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemGetAllocationPropertiesFromHandle, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -14953,19 +14975,18 @@ static CUresult cuda_traced_cuMemRetainAllocationHandle(cuda_cuMemRetainAllocati
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRetainAllocationHandle) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRetainAllocationHandle__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 175);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(handle, addr);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(175, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(175, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -14993,7 +15014,8 @@ static CUresult cuda_traced_cuMemRetainAllocationHandle(cuda_cuMemRetainAllocati
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRetainAllocationHandle))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemRetainAllocationHandle, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -15032,19 +15054,18 @@ static CUresult cuda_traced_cuMemFreeAsync(cuda_cuMemFreeAsync_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemFreeAsync) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemFreeAsync__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 176);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dptr, hStream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(176, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(176, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -15071,7 +15092,8 @@ static CUresult cuda_traced_cuMemFreeAsync(cuda_cuMemFreeAsync_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemFreeAsync))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemFreeAsync, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -15109,19 +15131,18 @@ static CUresult cuda_traced_cuMemAllocAsync(cuda_cuMemAllocAsync_fn *tracer_real
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocAsync) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocAsync__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 177);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dptr, bytesize, hStream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(177, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(177, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -15152,7 +15173,8 @@ static CUresult cuda_traced_cuMemAllocAsync(cuda_cuMemAllocAsync_fn *tracer_real
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocAsync))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemAllocAsync, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -15191,19 +15213,18 @@ static CUresult cuda_traced_cuMemPoolTrimTo(cuda_cuMemPoolTrimTo_fn *tracer_real
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolTrimTo) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolTrimTo__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 178);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pool, minBytesToKeep);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(178, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(178, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -15230,7 +15251,8 @@ static CUresult cuda_traced_cuMemPoolTrimTo(cuda_cuMemPoolTrimTo_fn *tracer_real
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolTrimTo))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemPoolTrimTo, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -15268,19 +15290,18 @@ static CUresult cuda_traced_cuMemPoolSetAttribute(cuda_cuMemPoolSetAttribute_fn 
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolSetAttribute) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolSetAttribute__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 179);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pool, attr, value);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(179, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(179, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -15309,7 +15330,8 @@ static CUresult cuda_traced_cuMemPoolSetAttribute(cuda_cuMemPoolSetAttribute_fn 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolSetAttribute))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemPoolSetAttribute, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -15348,19 +15370,18 @@ static CUresult cuda_traced_cuMemPoolGetAttribute(cuda_cuMemPoolGetAttribute_fn 
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolGetAttribute) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolGetAttribute__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 180);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pool, attr, value);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(180, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(180, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -15389,7 +15410,8 @@ static CUresult cuda_traced_cuMemPoolGetAttribute(cuda_cuMemPoolGetAttribute_fn 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolGetAttribute))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemPoolGetAttribute, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -15428,19 +15450,18 @@ static CUresult cuda_traced_cuMemPoolSetAccess(cuda_cuMemPoolSetAccess_fn *trace
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolSetAccess) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolSetAccess__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 181);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pool, map, count);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(181, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(181, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -15469,7 +15490,8 @@ static CUresult cuda_traced_cuMemPoolSetAccess(cuda_cuMemPoolSetAccess_fn *trace
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolSetAccess))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemPoolSetAccess, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -15507,19 +15529,18 @@ static CUresult cuda_traced_cuMemPoolGetAccess(cuda_cuMemPoolGetAccess_fn *trace
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolGetAccess) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolGetAccess__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 182);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(flags, memPool, location);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(182, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(182, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -15550,7 +15571,8 @@ static CUresult cuda_traced_cuMemPoolGetAccess(cuda_cuMemPoolGetAccess_fn *trace
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolGetAccess))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemPoolGetAccess, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -15589,19 +15611,18 @@ static CUresult cuda_traced_cuMemPoolCreate(cuda_cuMemPoolCreate_fn *tracer_real
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolCreate) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolCreate__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 183);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pool, poolProps);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(183, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(183, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -15629,7 +15650,8 @@ static CUresult cuda_traced_cuMemPoolCreate(cuda_cuMemPoolCreate_fn *tracer_real
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolCreate))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemPoolCreate, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -15666,19 +15688,18 @@ static CUresult cuda_traced_cuMemPoolDestroy(cuda_cuMemPoolDestroy_fn *tracer_re
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolDestroy) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolDestroy__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 184);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pool);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(184, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(184, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -15703,7 +15724,8 @@ static CUresult cuda_traced_cuMemPoolDestroy(cuda_cuMemPoolDestroy_fn *tracer_re
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolDestroy))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemPoolDestroy, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -15742,19 +15764,18 @@ static CUresult cuda_traced_cuMemGetDefaultMemPool(cuda_cuMemGetDefaultMemPool_f
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetDefaultMemPool) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetDefaultMemPool__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 185);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pool_out, location, type);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(185, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(185, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -15785,7 +15806,8 @@ static CUresult cuda_traced_cuMemGetDefaultMemPool(cuda_cuMemGetDefaultMemPool_f
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetDefaultMemPool))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemGetDefaultMemPool, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -15825,19 +15847,18 @@ static CUresult cuda_traced_cuMemGetMemPool(cuda_cuMemGetMemPool_fn *tracer_real
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetMemPool) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetMemPool__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 186);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pool, location, type);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(186, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(186, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -15867,7 +15888,8 @@ static CUresult cuda_traced_cuMemGetMemPool(cuda_cuMemGetMemPool_fn *tracer_real
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetMemPool))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemGetMemPool, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -15905,19 +15927,18 @@ static CUresult cuda_traced_cuMemSetMemPool(cuda_cuMemSetMemPool_fn *tracer_real
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemSetMemPool) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemSetMemPool__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 187);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(location, type, pool);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(187, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(187, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -15946,7 +15967,8 @@ static CUresult cuda_traced_cuMemSetMemPool(cuda_cuMemSetMemPool_fn *tracer_real
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemSetMemPool))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemSetMemPool, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -15985,19 +16007,18 @@ static CUresult cuda_traced_cuMemAllocFromPoolAsync(cuda_cuMemAllocFromPoolAsync
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocFromPoolAsync) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocFromPoolAsync__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 188);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dptr, bytesize, pool, hStream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(188, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(188, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -16030,7 +16051,8 @@ static CUresult cuda_traced_cuMemAllocFromPoolAsync(cuda_cuMemAllocFromPoolAsync
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocFromPoolAsync))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemAllocFromPoolAsync, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -16072,19 +16094,18 @@ static CUresult cuda_traced_cuMemPoolExportToShareableHandle(cuda_cuMemPoolExpor
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolExportToShareableHandle) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolExportToShareableHandle__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 189);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(handle_out, pool, handleType, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(189, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(189, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -16116,7 +16137,8 @@ static CUresult cuda_traced_cuMemPoolExportToShareableHandle(cuda_cuMemPoolExpor
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolExportToShareableHandle))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemPoolExportToShareableHandle, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -16159,19 +16181,18 @@ static CUresult cuda_traced_cuMemPoolImportFromShareableHandle(cuda_cuMemPoolImp
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolImportFromShareableHandle) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolImportFromShareableHandle__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 190);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pool_out, handle, handleType, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(190, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(190, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -16204,7 +16225,8 @@ static CUresult cuda_traced_cuMemPoolImportFromShareableHandle(cuda_cuMemPoolImp
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolImportFromShareableHandle))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemPoolImportFromShareableHandle, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -16246,19 +16268,18 @@ static CUresult cuda_traced_cuMemPoolExportPointer(cuda_cuMemPoolExportPointer_f
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolExportPointer) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolExportPointer__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 191);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(shareData_out, ptr);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(191, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(191, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -16285,7 +16306,8 @@ static CUresult cuda_traced_cuMemPoolExportPointer(cuda_cuMemPoolExportPointer_f
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolExportPointer))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemPoolExportPointer, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -16325,19 +16347,18 @@ static CUresult cuda_traced_cuMemPoolImportPointer(cuda_cuMemPoolImportPointer_f
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolImportPointer) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolImportPointer__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 192);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(ptr_out, pool, shareData);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(192, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(192, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -16368,7 +16389,8 @@ static CUresult cuda_traced_cuMemPoolImportPointer(cuda_cuMemPoolImportPointer_f
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolImportPointer))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemPoolImportPointer, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -16409,19 +16431,18 @@ static CUresult cuda_traced_cuMulticastCreate(cuda_cuMulticastCreate_fn *tracer_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastCreate) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastCreate__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 193);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(mcHandle, prop);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(193, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(193, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -16449,7 +16470,8 @@ static CUresult cuda_traced_cuMulticastCreate(cuda_cuMulticastCreate_fn *tracer_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastCreate))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMulticastCreate, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -16488,19 +16510,18 @@ static CUresult cuda_traced_cuMulticastAddDevice(cuda_cuMulticastAddDevice_fn *t
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastAddDevice) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastAddDevice__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 194);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(mcHandle, dev);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(194, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(194, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -16527,7 +16548,8 @@ static CUresult cuda_traced_cuMulticastAddDevice(cuda_cuMulticastAddDevice_fn *t
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastAddDevice))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMulticastAddDevice, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -16569,19 +16591,18 @@ static CUresult cuda_traced_cuMulticastBindMem(cuda_cuMulticastBindMem_fn *trace
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastBindMem) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastBindMem__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 195);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(mcHandle, mcOffset, memHandle, memOffset, size, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(195, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(195, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -16618,7 +16639,8 @@ static CUresult cuda_traced_cuMulticastBindMem(cuda_cuMulticastBindMem_fn *trace
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastBindMem))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMulticastBindMem, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -16661,19 +16683,18 @@ static CUresult cuda_traced_cuMulticastBindAddr(cuda_cuMulticastBindAddr_fn *tra
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastBindAddr) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastBindAddr__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 196);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(mcHandle, mcOffset, memptr, size, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(196, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(196, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -16707,7 +16728,8 @@ static CUresult cuda_traced_cuMulticastBindAddr(cuda_cuMulticastBindAddr_fn *tra
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastBindAddr))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMulticastBindAddr, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -16748,19 +16770,18 @@ static CUresult cuda_traced_cuMulticastUnbind(cuda_cuMulticastUnbind_fn *tracer_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastUnbind) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastUnbind__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 197);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(mcHandle, dev, mcOffset, size);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(197, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(197, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -16792,7 +16813,8 @@ static CUresult cuda_traced_cuMulticastUnbind(cuda_cuMulticastUnbind_fn *tracer_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastUnbind))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMulticastUnbind, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -16834,19 +16856,18 @@ static CUresult cuda_traced_cuMulticastGetGranularity(cuda_cuMulticastGetGranula
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastGetGranularity) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastGetGranularity__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 198);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(granularity, prop, option);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(198, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(198, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -16877,7 +16898,8 @@ static CUresult cuda_traced_cuMulticastGetGranularity(cuda_cuMulticastGetGranula
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastGetGranularity))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMulticastGetGranularity, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -16917,19 +16939,18 @@ static CUresult cuda_traced_cuPointerGetAttribute(cuda_cuPointerGetAttribute_fn 
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuPointerGetAttribute) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuPointerGetAttribute__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 199);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(data, attribute, ptr);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(199, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(199, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -16958,7 +16979,8 @@ static CUresult cuda_traced_cuPointerGetAttribute(cuda_cuPointerGetAttribute_fn 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuPointerGetAttribute))
     lttng_ust_tracepoint(lttng_ust_cuda, cuPointerGetAttribute, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -16998,19 +17020,18 @@ static CUresult cuda_traced_cuMemPrefetchAsync_v2(cuda_cuMemPrefetchAsync_v2_fn 
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPrefetchAsync_v2) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPrefetchAsync_v2__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 200);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(devPtr, count, location, flags, hStream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(200, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(200, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -17044,7 +17065,8 @@ static CUresult cuda_traced_cuMemPrefetchAsync_v2(cuda_cuMemPrefetchAsync_v2_fn 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPrefetchAsync_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemPrefetchAsync_v2, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -17085,19 +17107,18 @@ static CUresult cuda_traced_cuMemAdvise_v2(cuda_cuMemAdvise_v2_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAdvise_v2) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAdvise_v2__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 201);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(devPtr, count, advice, location);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(201, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(201, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -17128,7 +17149,8 @@ static CUresult cuda_traced_cuMemAdvise_v2(cuda_cuMemAdvise_v2_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAdvise_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemAdvise_v2, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -17172,20 +17194,19 @@ static CUresult cuda_traced_cuMemPrefetchBatchAsync(cuda_cuMemPrefetchBatchAsync
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPrefetchBatchAsync) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPrefetchBatchAsync__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 202);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs,
                                 flags, hStream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(202, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(202, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -17230,7 +17251,8 @@ static CUresult cuda_traced_cuMemPrefetchBatchAsync(cuda_cuMemPrefetchBatchAsync
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPrefetchBatchAsync))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemPrefetchBatchAsync, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -17274,19 +17296,18 @@ static CUresult cuda_traced_cuMemDiscardBatchAsync(cuda_cuMemDiscardBatchAsync_f
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemDiscardBatchAsync) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemDiscardBatchAsync__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 203);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dptrs, sizes, count, flags, hStream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(203, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(203, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -17322,7 +17343,8 @@ static CUresult cuda_traced_cuMemDiscardBatchAsync(cuda_cuMemDiscardBatchAsync_f
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemDiscardBatchAsync))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemDiscardBatchAsync, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -17369,20 +17391,19 @@ static CUresult cuda_traced_cuMemDiscardAndPrefetchBatchAsync(cuda_cuMemDiscardA
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemDiscardAndPrefetchBatchAsync) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemDiscardAndPrefetchBatchAsync__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 204);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs,
                                 flags, hStream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(204, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(204, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -17427,7 +17448,8 @@ static CUresult cuda_traced_cuMemDiscardAndPrefetchBatchAsync(cuda_cuMemDiscardA
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemDiscardAndPrefetchBatchAsync))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemDiscardAndPrefetchBatchAsync, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -17473,19 +17495,18 @@ static CUresult cuda_traced_cuMemRangeGetAttribute(cuda_cuMemRangeGetAttribute_f
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRangeGetAttribute) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRangeGetAttribute__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 205);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(data, dataSize, attribute, devPtr, count);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(205, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(205, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -17520,7 +17541,8 @@ static CUresult cuda_traced_cuMemRangeGetAttribute(cuda_cuMemRangeGetAttribute_f
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRangeGetAttribute))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemRangeGetAttribute, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -17563,19 +17585,18 @@ static CUresult cuda_traced_cuMemRangeGetAttributes(cuda_cuMemRangeGetAttributes
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRangeGetAttributes) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRangeGetAttributes__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 206);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(data, dataSizes, attributes, numAttributes, devPtr, count);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(206, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(206, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -17615,7 +17636,8 @@ static CUresult cuda_traced_cuMemRangeGetAttributes(cuda_cuMemRangeGetAttributes
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRangeGetAttributes))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemRangeGetAttributes, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -17655,19 +17677,18 @@ static CUresult cuda_traced_cuPointerSetAttribute(cuda_cuPointerSetAttribute_fn 
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuPointerSetAttribute) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuPointerSetAttribute__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 207);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(value, attribute, ptr);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(207, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(207, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -17696,7 +17717,8 @@ static CUresult cuda_traced_cuPointerSetAttribute(cuda_cuPointerSetAttribute_fn 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuPointerSetAttribute))
     lttng_ust_tracepoint(lttng_ust_cuda, cuPointerSetAttribute, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -17737,19 +17759,18 @@ static CUresult cuda_traced_cuPointerGetAttributes(cuda_cuPointerGetAttributes_f
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuPointerGetAttributes) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuPointerGetAttributes__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 208);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(numAttributes, attributes, data, ptr);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(208, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(208, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -17783,7 +17804,8 @@ static CUresult cuda_traced_cuPointerGetAttributes(cuda_cuPointerGetAttributes_f
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuPointerGetAttributes))
     lttng_ust_tracepoint(lttng_ust_cuda, cuPointerGetAttributes, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -17823,19 +17845,18 @@ static CUresult cuda_traced_cuStreamCreate(cuda_cuStreamCreate_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamCreate) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamCreate__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 209);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(phStream, Flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(209, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(209, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -17863,7 +17884,8 @@ static CUresult cuda_traced_cuStreamCreate(cuda_cuStreamCreate_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamCreate))
     lttng_ust_tracepoint(lttng_ust_cuda, cuStreamCreate, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -17902,19 +17924,18 @@ static CUresult cuda_traced_cuStreamCreateWithPriority(cuda_cuStreamCreateWithPr
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamCreateWithPriority) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamCreateWithPriority__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 210);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(phStream, flags, priority);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(210, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(210, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -17945,7 +17966,8 @@ static CUresult cuda_traced_cuStreamCreateWithPriority(cuda_cuStreamCreateWithPr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamCreateWithPriority))
     lttng_ust_tracepoint(lttng_ust_cuda, cuStreamCreateWithPriority, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -17984,19 +18006,18 @@ static CUresult cuda_traced_cuStreamGetPriority(cuda_cuStreamGetPriority_fn *tra
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetPriority) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetPriority__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 211);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hStream, priority);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(211, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(211, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -18024,7 +18045,8 @@ static CUresult cuda_traced_cuStreamGetPriority(cuda_cuStreamGetPriority_fn *tra
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetPriority))
     lttng_ust_tracepoint(lttng_ust_cuda, cuStreamGetPriority, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -18063,19 +18085,18 @@ static CUresult cuda_traced_cuStreamGetDevice(cuda_cuStreamGetDevice_fn *tracer_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetDevice) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetDevice__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 212);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hStream, device);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(212, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(212, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -18103,7 +18124,8 @@ static CUresult cuda_traced_cuStreamGetDevice(cuda_cuStreamGetDevice_fn *tracer_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetDevice))
     lttng_ust_tracepoint(lttng_ust_cuda, cuStreamGetDevice, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -18141,19 +18163,18 @@ static CUresult cuda_traced_cuStreamGetFlags(cuda_cuStreamGetFlags_fn *tracer_re
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetFlags) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetFlags__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 213);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hStream, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(213, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(213, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -18181,7 +18202,8 @@ static CUresult cuda_traced_cuStreamGetFlags(cuda_cuStreamGetFlags_fn *tracer_re
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetFlags))
     lttng_ust_tracepoint(lttng_ust_cuda, cuStreamGetFlags, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -18219,19 +18241,18 @@ static CUresult cuda_traced_cuStreamGetId(cuda_cuStreamGetId_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetId) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetId__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 214);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hStream, streamId);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(214, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(214, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -18259,7 +18280,8 @@ static CUresult cuda_traced_cuStreamGetId(cuda_cuStreamGetId_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetId))
     lttng_ust_tracepoint(lttng_ust_cuda, cuStreamGetId, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -18297,19 +18319,18 @@ static CUresult cuda_traced_cuStreamGetCtx(cuda_cuStreamGetCtx_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetCtx) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetCtx__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 215);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hStream, pctx);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(215, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(215, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -18337,7 +18358,8 @@ static CUresult cuda_traced_cuStreamGetCtx(cuda_cuStreamGetCtx_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetCtx))
     lttng_ust_tracepoint(lttng_ust_cuda, cuStreamGetCtx, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -18375,19 +18397,18 @@ static CUresult cuda_traced_cuStreamGetCtx_v2(cuda_cuStreamGetCtx_v2_fn *tracer_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetCtx_v2) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetCtx_v2__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 216);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hStream, pCtx, pGreenCtx);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(216, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(216, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -18419,7 +18440,8 @@ static CUresult cuda_traced_cuStreamGetCtx_v2(cuda_cuStreamGetCtx_v2_fn *tracer_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetCtx_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuStreamGetCtx_v2, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -18458,19 +18480,18 @@ static CUresult cuda_traced_cuStreamWaitEvent(cuda_cuStreamWaitEvent_fn *tracer_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWaitEvent) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWaitEvent__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 217);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hStream, hEvent, Flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(217, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(217, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -18500,7 +18521,8 @@ static CUresult cuda_traced_cuStreamWaitEvent(cuda_cuStreamWaitEvent_fn *tracer_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWaitEvent))
     lttng_ust_tracepoint(lttng_ust_cuda, cuStreamWaitEvent, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -18540,19 +18562,18 @@ static CUresult cuda_traced_cuStreamAddCallback(cuda_cuStreamAddCallback_fn *tra
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamAddCallback) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamAddCallback__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 218);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hStream, callback, userData, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(218, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(218, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -18584,7 +18605,8 @@ static CUresult cuda_traced_cuStreamAddCallback(cuda_cuStreamAddCallback_fn *tra
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamAddCallback))
     lttng_ust_tracepoint(lttng_ust_cuda, cuStreamAddCallback, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -18624,19 +18646,18 @@ static CUresult cuda_traced_cuStreamBeginCapture_v2(cuda_cuStreamBeginCapture_v2
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamBeginCapture_v2) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamBeginCapture_v2__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 219);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hStream, mode);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(219, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(219, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -18663,7 +18684,8 @@ static CUresult cuda_traced_cuStreamBeginCapture_v2(cuda_cuStreamBeginCapture_v2
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamBeginCapture_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuStreamBeginCapture_v2, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -18706,20 +18728,19 @@ static CUresult cuda_traced_cuStreamBeginCaptureToGraph(cuda_cuStreamBeginCaptur
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamBeginCaptureToGraph) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamBeginCaptureToGraph__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 220);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hStream, hGraph, dependencies, dependencyData, numDependencies,
                                 mode);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(220, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(220, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -18756,7 +18777,8 @@ static CUresult cuda_traced_cuStreamBeginCaptureToGraph(cuda_cuStreamBeginCaptur
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamBeginCaptureToGraph))
     lttng_ust_tracepoint(lttng_ust_cuda, cuStreamBeginCaptureToGraph, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -18799,19 +18821,18 @@ static CUresult cuda_traced_cuThreadExchangeStreamCaptureMode(cuda_cuThreadExcha
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuThreadExchangeStreamCaptureMode) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuThreadExchangeStreamCaptureMode__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 221);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(mode);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(221, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(221, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -18837,7 +18858,8 @@ static CUresult cuda_traced_cuThreadExchangeStreamCaptureMode(cuda_cuThreadExcha
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuThreadExchangeStreamCaptureMode))
     lttng_ust_tracepoint(lttng_ust_cuda, cuThreadExchangeStreamCaptureMode, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -18876,19 +18898,18 @@ static CUresult cuda_traced_cuStreamEndCapture(cuda_cuStreamEndCapture_fn *trace
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamEndCapture) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamEndCapture__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 222);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hStream, phGraph);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(222, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(222, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -18916,7 +18937,8 @@ static CUresult cuda_traced_cuStreamEndCapture(cuda_cuStreamEndCapture_fn *trace
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamEndCapture))
     lttng_ust_tracepoint(lttng_ust_cuda, cuStreamEndCapture, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -18954,19 +18976,18 @@ static CUresult cuda_traced_cuStreamIsCapturing(cuda_cuStreamIsCapturing_fn *tra
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamIsCapturing) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamIsCapturing__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 223);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hStream, captureStatus);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(223, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(223, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -18994,7 +19015,8 @@ static CUresult cuda_traced_cuStreamIsCapturing(cuda_cuStreamIsCapturing_fn *tra
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamIsCapturing))
     lttng_ust_tracepoint(lttng_ust_cuda, cuStreamIsCapturing, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -19038,20 +19060,19 @@ static CUresult cuda_traced_cuStreamGetCaptureInfo_v3(cuda_cuStreamGetCaptureInf
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetCaptureInfo_v3) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetCaptureInfo_v3__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 224);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hStream, captureStatus_out, id_out, graph_out, dependencies_out,
                                 edgeData_out, numDependencies_out);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(224, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(224, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -19097,7 +19118,8 @@ static CUresult cuda_traced_cuStreamGetCaptureInfo_v3(cuda_cuStreamGetCaptureInf
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetCaptureInfo_v3))
     lttng_ust_tracepoint(lttng_ust_cuda, cuStreamGetCaptureInfo_v3, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -19146,19 +19168,18 @@ static CUresult cuda_traced_cuStreamUpdateCaptureDependencies_v2(cuda_cuStreamUp
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamUpdateCaptureDependencies_v2) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamUpdateCaptureDependencies_v2__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 225);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hStream, dependencies, dependencyData, numDependencies, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(225, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(225, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -19194,7 +19215,8 @@ static CUresult cuda_traced_cuStreamUpdateCaptureDependencies_v2(cuda_cuStreamUp
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamUpdateCaptureDependencies_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuStreamUpdateCaptureDependencies_v2, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -19237,19 +19259,18 @@ static CUresult cuda_traced_cuStreamAttachMemAsync(cuda_cuStreamAttachMemAsync_f
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamAttachMemAsync) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamAttachMemAsync__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 226);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hStream, dptr, length, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(226, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(226, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -19281,7 +19302,8 @@ static CUresult cuda_traced_cuStreamAttachMemAsync(cuda_cuStreamAttachMemAsync_f
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamAttachMemAsync))
     lttng_ust_tracepoint(lttng_ust_cuda, cuStreamAttachMemAsync, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -19320,19 +19342,18 @@ static CUresult cuda_traced_cuStreamQuery(cuda_cuStreamQuery_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamQuery) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamQuery__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 227);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hStream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(227, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(227, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -19357,7 +19378,8 @@ static CUresult cuda_traced_cuStreamQuery(cuda_cuStreamQuery_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamQuery))
     lttng_ust_tracepoint(lttng_ust_cuda, cuStreamQuery, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -19414,7 +19436,8 @@ static CUresult cuda_traced_cuStreamSynchronize(cuda_cuStreamSynchronize_fn *tra
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamSynchronize))
     lttng_ust_tracepoint(lttng_ust_cuda, cuStreamSynchronize, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -19451,19 +19474,18 @@ static CUresult cuda_traced_cuStreamDestroy_v2(cuda_cuStreamDestroy_v2_fn *trace
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamDestroy_v2) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamDestroy_v2__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 229);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hStream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(229, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(229, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -19488,7 +19510,8 @@ static CUresult cuda_traced_cuStreamDestroy_v2(cuda_cuStreamDestroy_v2_fn *trace
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamDestroy_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuStreamDestroy_v2, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -19526,19 +19549,18 @@ static CUresult cuda_traced_cuStreamCopyAttributes(cuda_cuStreamCopyAttributes_f
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamCopyAttributes) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamCopyAttributes__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 230);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dst, src);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(230, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(230, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -19565,7 +19587,8 @@ static CUresult cuda_traced_cuStreamCopyAttributes(cuda_cuStreamCopyAttributes_f
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamCopyAttributes))
     lttng_ust_tracepoint(lttng_ust_cuda, cuStreamCopyAttributes, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -19603,19 +19626,18 @@ static CUresult cuda_traced_cuStreamGetAttribute(cuda_cuStreamGetAttribute_fn *t
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetAttribute) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetAttribute__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 231);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hStream, attr, value_out);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(231, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(231, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -19645,7 +19667,8 @@ static CUresult cuda_traced_cuStreamGetAttribute(cuda_cuStreamGetAttribute_fn *t
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetAttribute))
     lttng_ust_tracepoint(lttng_ust_cuda, cuStreamGetAttribute, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -19685,19 +19708,18 @@ static CUresult cuda_traced_cuStreamSetAttribute(cuda_cuStreamSetAttribute_fn *t
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamSetAttribute) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamSetAttribute__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 232);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hStream, attr, value);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(232, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(232, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -19726,7 +19748,8 @@ static CUresult cuda_traced_cuStreamSetAttribute(cuda_cuStreamSetAttribute_fn *t
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamSetAttribute))
     lttng_ust_tracepoint(lttng_ust_cuda, cuStreamSetAttribute, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -19765,19 +19788,18 @@ static CUresult cuda_traced_cuEventCreate(cuda_cuEventCreate_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventCreate) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventCreate__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 233);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(phEvent, Flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(233, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(233, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -19805,7 +19827,8 @@ static CUresult cuda_traced_cuEventCreate(cuda_cuEventCreate_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventCreate))
     lttng_ust_tracepoint(lttng_ust_cuda, cuEventCreate, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -19843,19 +19866,18 @@ static CUresult cuda_traced_cuEventRecord(cuda_cuEventRecord_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventRecord) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventRecord__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 234);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hEvent, hStream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(234, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(234, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -19882,7 +19904,8 @@ static CUresult cuda_traced_cuEventRecord(cuda_cuEventRecord_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventRecord))
     lttng_ust_tracepoint(lttng_ust_cuda, cuEventRecord, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -19920,19 +19943,18 @@ static CUresult cuda_traced_cuEventRecordWithFlags(cuda_cuEventRecordWithFlags_f
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventRecordWithFlags) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventRecordWithFlags__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 235);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hEvent, hStream, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(235, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(235, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -19962,7 +19984,8 @@ static CUresult cuda_traced_cuEventRecordWithFlags(cuda_cuEventRecordWithFlags_f
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventRecordWithFlags))
     lttng_ust_tracepoint(lttng_ust_cuda, cuEventRecordWithFlags, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -20000,19 +20023,18 @@ static CUresult cuda_traced_cuEventQuery(cuda_cuEventQuery_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventQuery) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventQuery__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 236);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hEvent);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(236, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(236, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -20037,7 +20059,8 @@ static CUresult cuda_traced_cuEventQuery(cuda_cuEventQuery_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventQuery))
     lttng_ust_tracepoint(lttng_ust_cuda, cuEventQuery, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -20094,7 +20117,8 @@ static CUresult cuda_traced_cuEventSynchronize(cuda_cuEventSynchronize_fn *trace
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventSynchronize))
     lttng_ust_tracepoint(lttng_ust_cuda, cuEventSynchronize, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -20131,19 +20155,18 @@ static CUresult cuda_traced_cuEventDestroy_v2(cuda_cuEventDestroy_v2_fn *tracer_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventDestroy_v2) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventDestroy_v2__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 238);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hEvent);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(238, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(238, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -20168,7 +20191,8 @@ static CUresult cuda_traced_cuEventDestroy_v2(cuda_cuEventDestroy_v2_fn *tracer_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventDestroy_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuEventDestroy_v2, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -20206,19 +20230,18 @@ static CUresult cuda_traced_cuEventElapsedTime_v2(cuda_cuEventElapsedTime_v2_fn 
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventElapsedTime_v2) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventElapsedTime_v2__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 239);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pMilliseconds, hStart, hEnd);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(239, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(239, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -20249,7 +20272,8 @@ static CUresult cuda_traced_cuEventElapsedTime_v2(cuda_cuEventElapsedTime_v2_fn 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventElapsedTime_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuEventElapsedTime_v2, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -20289,19 +20313,18 @@ static CUresult cuda_traced_cuImportExternalMemory(cuda_cuImportExternalMemory_f
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuImportExternalMemory) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuImportExternalMemory__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 240);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(extMem_out, memHandleDesc);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(240, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(240, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -20329,7 +20352,8 @@ static CUresult cuda_traced_cuImportExternalMemory(cuda_cuImportExternalMemory_f
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuImportExternalMemory))
     lttng_ust_tracepoint(lttng_ust_cuda, cuImportExternalMemory, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -20371,19 +20395,18 @@ static CUresult cuda_traced_cuExternalMemoryGetMappedBuffer(cuda_cuExternalMemor
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuExternalMemoryGetMappedBuffer) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuExternalMemoryGetMappedBuffer__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 241);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(devPtr, extMem, bufferDesc);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(241, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(241, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -20414,7 +20437,8 @@ static CUresult cuda_traced_cuExternalMemoryGetMappedBuffer(cuda_cuExternalMemor
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuExternalMemoryGetMappedBuffer))
     lttng_ust_tracepoint(lttng_ust_cuda, cuExternalMemoryGetMappedBuffer, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -20456,19 +20480,18 @@ static CUresult cuda_traced_cuExternalMemoryGetMappedMipmappedArray(cuda_cuExter
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuExternalMemoryGetMappedMipmappedArray) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuExternalMemoryGetMappedMipmappedArray__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 242);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(mipmap, extMem, mipmapDesc);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(242, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(242, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -20499,7 +20522,8 @@ static CUresult cuda_traced_cuExternalMemoryGetMappedMipmappedArray(cuda_cuExter
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuExternalMemoryGetMappedMipmappedArray))
     lttng_ust_tracepoint(lttng_ust_cuda, cuExternalMemoryGetMappedMipmappedArray, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -20540,19 +20564,18 @@ static CUresult cuda_traced_cuDestroyExternalMemory(cuda_cuDestroyExternalMemory
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDestroyExternalMemory) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDestroyExternalMemory__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 243);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(extMem);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(243, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(243, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -20577,7 +20600,8 @@ static CUresult cuda_traced_cuDestroyExternalMemory(cuda_cuDestroyExternalMemory
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDestroyExternalMemory))
     lttng_ust_tracepoint(lttng_ust_cuda, cuDestroyExternalMemory, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -20616,19 +20640,18 @@ static CUresult cuda_traced_cuImportExternalSemaphore(cuda_cuImportExternalSemap
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuImportExternalSemaphore) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuImportExternalSemaphore__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 244);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(extSem_out, semHandleDesc);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(244, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(244, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -20656,7 +20679,8 @@ static CUresult cuda_traced_cuImportExternalSemaphore(cuda_cuImportExternalSemap
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuImportExternalSemaphore))
     lttng_ust_tracepoint(lttng_ust_cuda, cuImportExternalSemaphore, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -20699,19 +20723,18 @@ static CUresult cuda_traced_cuSignalExternalSemaphoresAsync(cuda_cuSignalExterna
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSignalExternalSemaphoresAsync) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSignalExternalSemaphoresAsync__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 245);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(extSemArray, paramsArray, numExtSems, stream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(245, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(245, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -20743,7 +20766,8 @@ static CUresult cuda_traced_cuSignalExternalSemaphoresAsync(cuda_cuSignalExterna
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSignalExternalSemaphoresAsync))
     lttng_ust_tracepoint(lttng_ust_cuda, cuSignalExternalSemaphoresAsync, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -20786,19 +20810,18 @@ static CUresult cuda_traced_cuWaitExternalSemaphoresAsync(cuda_cuWaitExternalSem
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuWaitExternalSemaphoresAsync) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuWaitExternalSemaphoresAsync__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 246);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(extSemArray, paramsArray, numExtSems, stream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(246, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(246, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -20830,7 +20853,8 @@ static CUresult cuda_traced_cuWaitExternalSemaphoresAsync(cuda_cuWaitExternalSem
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuWaitExternalSemaphoresAsync))
     lttng_ust_tracepoint(lttng_ust_cuda, cuWaitExternalSemaphoresAsync, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -20871,19 +20895,18 @@ static CUresult cuda_traced_cuDestroyExternalSemaphore(cuda_cuDestroyExternalSem
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDestroyExternalSemaphore) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDestroyExternalSemaphore__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 247);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(extSem);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(247, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(247, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -20908,7 +20931,8 @@ static CUresult cuda_traced_cuDestroyExternalSemaphore(cuda_cuDestroyExternalSem
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDestroyExternalSemaphore))
     lttng_ust_tracepoint(lttng_ust_cuda, cuDestroyExternalSemaphore, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -20947,19 +20971,18 @@ static CUresult cuda_traced_cuStreamWaitValue32_v2(cuda_cuStreamWaitValue32_v2_f
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWaitValue32_v2) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWaitValue32_v2__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 248);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(stream, addr, value, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(248, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(248, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -20991,7 +21014,8 @@ static CUresult cuda_traced_cuStreamWaitValue32_v2(cuda_cuStreamWaitValue32_v2_f
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWaitValue32_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuStreamWaitValue32_v2, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -21032,19 +21056,18 @@ static CUresult cuda_traced_cuStreamWaitValue64_v2(cuda_cuStreamWaitValue64_v2_f
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWaitValue64_v2) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWaitValue64_v2__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 249);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(stream, addr, value, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(249, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(249, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -21076,7 +21099,8 @@ static CUresult cuda_traced_cuStreamWaitValue64_v2(cuda_cuStreamWaitValue64_v2_f
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWaitValue64_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuStreamWaitValue64_v2, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -21117,19 +21141,18 @@ static CUresult cuda_traced_cuStreamWriteValue32_v2(cuda_cuStreamWriteValue32_v2
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWriteValue32_v2) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWriteValue32_v2__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 250);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(stream, addr, value, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(250, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(250, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -21161,7 +21184,8 @@ static CUresult cuda_traced_cuStreamWriteValue32_v2(cuda_cuStreamWriteValue32_v2
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWriteValue32_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuStreamWriteValue32_v2, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -21202,19 +21226,18 @@ static CUresult cuda_traced_cuStreamWriteValue64_v2(cuda_cuStreamWriteValue64_v2
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWriteValue64_v2) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWriteValue64_v2__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 251);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(stream, addr, value, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(251, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(251, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -21246,7 +21269,8 @@ static CUresult cuda_traced_cuStreamWriteValue64_v2(cuda_cuStreamWriteValue64_v2
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWriteValue64_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuStreamWriteValue64_v2, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -21288,19 +21312,18 @@ static CUresult cuda_traced_cuStreamBatchMemOp_v2(cuda_cuStreamBatchMemOp_v2_fn 
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamBatchMemOp_v2) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamBatchMemOp_v2__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 252);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(stream, count, paramArray, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(252, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(252, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -21332,7 +21355,8 @@ static CUresult cuda_traced_cuStreamBatchMemOp_v2(cuda_cuStreamBatchMemOp_v2_fn 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamBatchMemOp_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuStreamBatchMemOp_v2, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -21372,19 +21396,18 @@ static CUresult cuda_traced_cuFuncGetAttribute(cuda_cuFuncGetAttribute_fn *trace
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetAttribute) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetAttribute__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 253);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pi, attrib, hfunc);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(253, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(253, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -21414,7 +21437,8 @@ static CUresult cuda_traced_cuFuncGetAttribute(cuda_cuFuncGetAttribute_fn *trace
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetAttribute))
     lttng_ust_tracepoint(lttng_ust_cuda, cuFuncGetAttribute, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -21452,19 +21476,18 @@ static CUresult cuda_traced_cuFuncSetAttribute(cuda_cuFuncSetAttribute_fn *trace
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetAttribute) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetAttribute__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 254);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hfunc, attrib, value);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(254, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(254, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -21493,7 +21516,8 @@ static CUresult cuda_traced_cuFuncSetAttribute(cuda_cuFuncSetAttribute_fn *trace
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetAttribute))
     lttng_ust_tracepoint(lttng_ust_cuda, cuFuncSetAttribute, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -21532,19 +21556,18 @@ static CUresult cuda_traced_cuFuncSetCacheConfig(cuda_cuFuncSetCacheConfig_fn *t
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetCacheConfig) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetCacheConfig__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 255);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hfunc, config);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(255, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(255, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -21571,7 +21594,8 @@ static CUresult cuda_traced_cuFuncSetCacheConfig(cuda_cuFuncSetCacheConfig_fn *t
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetCacheConfig))
     lttng_ust_tracepoint(lttng_ust_cuda, cuFuncSetCacheConfig, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -21609,19 +21633,18 @@ static CUresult cuda_traced_cuFuncGetModule(cuda_cuFuncGetModule_fn *tracer_real
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetModule) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetModule__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 256);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hmod, hfunc);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(256, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(256, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -21649,7 +21672,8 @@ static CUresult cuda_traced_cuFuncGetModule(cuda_cuFuncGetModule_fn *tracer_real
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetModule))
     lttng_ust_tracepoint(lttng_ust_cuda, cuFuncGetModule, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -21687,19 +21711,18 @@ static CUresult cuda_traced_cuFuncGetName(cuda_cuFuncGetName_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetName) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetName__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 257);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(name, hfunc);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(257, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(257, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -21727,7 +21750,8 @@ static CUresult cuda_traced_cuFuncGetName(cuda_cuFuncGetName_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetName))
     lttng_ust_tracepoint(lttng_ust_cuda, cuFuncGetName, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -21766,19 +21790,18 @@ static CUresult cuda_traced_cuFuncGetParamInfo(cuda_cuFuncGetParamInfo_fn *trace
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetParamInfo) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetParamInfo__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 258);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(func, paramIndex, paramOffset, paramSize);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(258, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(258, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -21812,7 +21835,8 @@ static CUresult cuda_traced_cuFuncGetParamInfo(cuda_cuFuncGetParamInfo_fn *trace
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetParamInfo))
     lttng_ust_tracepoint(lttng_ust_cuda, cuFuncGetParamInfo, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -21852,19 +21876,18 @@ static CUresult cuda_traced_cuFuncIsLoaded(cuda_cuFuncIsLoaded_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncIsLoaded) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncIsLoaded__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 259);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(state, function);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(259, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(259, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -21892,7 +21915,8 @@ static CUresult cuda_traced_cuFuncIsLoaded(cuda_cuFuncIsLoaded_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncIsLoaded))
     lttng_ust_tracepoint(lttng_ust_cuda, cuFuncIsLoaded, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -21929,19 +21953,18 @@ static CUresult cuda_traced_cuFuncLoad(cuda_cuFuncLoad_fn *tracer_real, const vo
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncLoad) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncLoad__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 260);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(function);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(260, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(260, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -21966,7 +21989,8 @@ static CUresult cuda_traced_cuFuncLoad(cuda_cuFuncLoad_fn *tracer_real, const vo
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncLoad))
     lttng_ust_tracepoint(lttng_ust_cuda, cuFuncLoad, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -22065,7 +22089,8 @@ static CUresult cuda_traced_cuLaunchKernel(cuda_cuLaunchKernel_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchKernel))
     lttng_ust_tracepoint(lttng_ust_cuda, cuLaunchKernel, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -22150,7 +22175,8 @@ static CUresult cuda_traced_cuLaunchKernelEx(cuda_cuLaunchKernelEx_fn *tracer_re
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchKernelEx))
     lttng_ust_tracepoint(lttng_ust_cuda, cuLaunchKernelEx, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -22249,7 +22275,8 @@ static CUresult cuda_traced_cuLaunchCooperativeKernel(cuda_cuLaunchCooperativeKe
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchCooperativeKernel))
     lttng_ust_tracepoint(lttng_ust_cuda, cuLaunchCooperativeKernel, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -22296,19 +22323,18 @@ static CUresult cuda_traced_cuLaunchCooperativeKernelMultiDevice(cuda_cuLaunchCo
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchCooperativeKernelMultiDevice) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchCooperativeKernelMultiDevice__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 264);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(launchParamsList, numDevices, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(264, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(264, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -22338,7 +22364,8 @@ static CUresult cuda_traced_cuLaunchCooperativeKernelMultiDevice(cuda_cuLaunchCo
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchCooperativeKernelMultiDevice))
     lttng_ust_tracepoint(lttng_ust_cuda, cuLaunchCooperativeKernelMultiDevice, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -22378,19 +22405,18 @@ static CUresult cuda_traced_cuLaunchHostFunc(cuda_cuLaunchHostFunc_fn *tracer_re
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchHostFunc) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchHostFunc__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 265);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hStream, fn, userData);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(265, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(265, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -22419,7 +22445,8 @@ static CUresult cuda_traced_cuLaunchHostFunc(cuda_cuLaunchHostFunc_fn *tracer_re
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchHostFunc))
     lttng_ust_tracepoint(lttng_ust_cuda, cuLaunchHostFunc, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -22458,19 +22485,18 @@ static CUresult cuda_traced_cuFuncSetBlockShape(cuda_cuFuncSetBlockShape_fn *tra
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetBlockShape) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetBlockShape__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 266);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hfunc, x, y, z);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(266, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(266, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -22502,7 +22528,8 @@ static CUresult cuda_traced_cuFuncSetBlockShape(cuda_cuFuncSetBlockShape_fn *tra
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetBlockShape))
     lttng_ust_tracepoint(lttng_ust_cuda, cuFuncSetBlockShape, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -22540,19 +22567,18 @@ static CUresult cuda_traced_cuFuncSetSharedSize(cuda_cuFuncSetSharedSize_fn *tra
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetSharedSize) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetSharedSize__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 267);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hfunc, bytes);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(267, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(267, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -22579,7 +22605,8 @@ static CUresult cuda_traced_cuFuncSetSharedSize(cuda_cuFuncSetSharedSize_fn *tra
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetSharedSize))
     lttng_ust_tracepoint(lttng_ust_cuda, cuFuncSetSharedSize, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -22617,19 +22644,18 @@ static CUresult cuda_traced_cuParamSetSize(cuda_cuParamSetSize_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetSize) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetSize__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 268);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hfunc, numbytes);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(268, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(268, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -22656,7 +22682,8 @@ static CUresult cuda_traced_cuParamSetSize(cuda_cuParamSetSize_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetSize))
     lttng_ust_tracepoint(lttng_ust_cuda, cuParamSetSize, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -22693,19 +22720,18 @@ static CUresult cuda_traced_cuParamSeti(cuda_cuParamSeti_fn *tracer_real, const 
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSeti) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSeti__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 269);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hfunc, offset, value);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(269, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(269, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -22734,7 +22760,8 @@ static CUresult cuda_traced_cuParamSeti(cuda_cuParamSeti_fn *tracer_real, const 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSeti))
     lttng_ust_tracepoint(lttng_ust_cuda, cuParamSeti, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -22771,19 +22798,18 @@ static CUresult cuda_traced_cuParamSetf(cuda_cuParamSetf_fn *tracer_real, const 
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetf) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetf__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 270);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hfunc, offset, value);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(270, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(270, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -22812,7 +22838,8 @@ static CUresult cuda_traced_cuParamSetf(cuda_cuParamSetf_fn *tracer_real, const 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetf))
     lttng_ust_tracepoint(lttng_ust_cuda, cuParamSetf, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -22850,19 +22877,18 @@ static CUresult cuda_traced_cuParamSetv(cuda_cuParamSetv_fn *tracer_real, const 
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetv) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetv__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 271);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hfunc, offset, ptr, numbytes);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(271, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(271, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -22894,7 +22920,8 @@ static CUresult cuda_traced_cuParamSetv(cuda_cuParamSetv_fn *tracer_real, const 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetv))
     lttng_ust_tracepoint(lttng_ust_cuda, cuParamSetv, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -22932,19 +22959,18 @@ static CUresult cuda_traced_cuLaunch(cuda_cuLaunch_fn *tracer_real, const void *
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunch) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunch__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 272);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(f);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(272, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(272, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -22969,7 +22995,8 @@ static CUresult cuda_traced_cuLaunch(cuda_cuLaunch_fn *tracer_real, const void *
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunch))
     lttng_ust_tracepoint(lttng_ust_cuda, cuLaunch, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -23007,19 +23034,18 @@ static CUresult cuda_traced_cuLaunchGrid(cuda_cuLaunchGrid_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchGrid) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchGrid__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 273);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(f, grid_width, grid_height);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(273, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(273, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -23049,7 +23075,8 @@ static CUresult cuda_traced_cuLaunchGrid(cuda_cuLaunchGrid_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchGrid))
     lttng_ust_tracepoint(lttng_ust_cuda, cuLaunchGrid, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -23088,19 +23115,18 @@ static CUresult cuda_traced_cuLaunchGridAsync(cuda_cuLaunchGridAsync_fn *tracer_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchGridAsync) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchGridAsync__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 274);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(f, grid_width, grid_height, hStream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(274, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(274, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -23132,7 +23158,8 @@ static CUresult cuda_traced_cuLaunchGridAsync(cuda_cuLaunchGridAsync_fn *tracer_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchGridAsync))
     lttng_ust_tracepoint(lttng_ust_cuda, cuLaunchGridAsync, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -23171,19 +23198,18 @@ static CUresult cuda_traced_cuParamSetTexRef(cuda_cuParamSetTexRef_fn *tracer_re
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetTexRef) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetTexRef__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 275);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hfunc, texunit, hTexRef);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(275, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(275, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -23213,7 +23239,8 @@ static CUresult cuda_traced_cuParamSetTexRef(cuda_cuParamSetTexRef_fn *tracer_re
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetTexRef))
     lttng_ust_tracepoint(lttng_ust_cuda, cuParamSetTexRef, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -23252,19 +23279,18 @@ static CUresult cuda_traced_cuFuncSetSharedMemConfig(cuda_cuFuncSetSharedMemConf
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetSharedMemConfig) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetSharedMemConfig__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 276);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hfunc, config);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(276, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(276, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -23291,7 +23317,8 @@ static CUresult cuda_traced_cuFuncSetSharedMemConfig(cuda_cuFuncSetSharedMemConf
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetSharedMemConfig))
     lttng_ust_tracepoint(lttng_ust_cuda, cuFuncSetSharedMemConfig, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -23330,19 +23357,18 @@ static CUresult cuda_traced_cuGraphCreate(cuda_cuGraphCreate_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphCreate) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphCreate__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 277);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(phGraph, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(277, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(277, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -23370,7 +23396,8 @@ static CUresult cuda_traced_cuGraphCreate(cuda_cuGraphCreate_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphCreate))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphCreate, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -23411,19 +23438,18 @@ static CUresult cuda_traced_cuGraphAddKernelNode_v2(cuda_cuGraphAddKernelNode_v2
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddKernelNode_v2) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddKernelNode_v2__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 278);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(phGraphNode, hGraph, dependencies, numDependencies, nodeParams);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(278, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(278, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -23459,7 +23485,8 @@ static CUresult cuda_traced_cuGraphAddKernelNode_v2(cuda_cuGraphAddKernelNode_v2
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddKernelNode_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphAddKernelNode_v2, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -23501,19 +23528,18 @@ static CUresult cuda_traced_cuGraphKernelNodeGetParams_v2(cuda_cuGraphKernelNode
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeGetParams_v2) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeGetParams_v2__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 279);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hNode, nodeParams);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(279, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(279, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -23540,7 +23566,8 @@ static CUresult cuda_traced_cuGraphKernelNodeGetParams_v2(cuda_cuGraphKernelNode
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeGetParams_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphKernelNodeGetParams_v2, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -23580,19 +23607,18 @@ static CUresult cuda_traced_cuGraphKernelNodeSetParams_v2(cuda_cuGraphKernelNode
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeSetParams_v2) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeSetParams_v2__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 280);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hNode, nodeParams);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(280, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(280, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -23619,7 +23645,8 @@ static CUresult cuda_traced_cuGraphKernelNodeSetParams_v2(cuda_cuGraphKernelNode
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeSetParams_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphKernelNodeSetParams_v2, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -23661,19 +23688,18 @@ static CUresult cuda_traced_cuGraphAddMemcpyNode(cuda_cuGraphAddMemcpyNode_fn *t
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemcpyNode) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemcpyNode__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 281);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(phGraphNode, hGraph, dependencies, numDependencies, copyParams, ctx);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(281, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(281, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -23711,7 +23737,8 @@ static CUresult cuda_traced_cuGraphAddMemcpyNode(cuda_cuGraphAddMemcpyNode_fn *t
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemcpyNode))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphAddMemcpyNode, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -23752,19 +23779,18 @@ static CUresult cuda_traced_cuGraphMemcpyNodeGetParams(cuda_cuGraphMemcpyNodeGet
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemcpyNodeGetParams) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemcpyNodeGetParams__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 282);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hNode, nodeParams);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(282, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(282, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -23791,7 +23817,8 @@ static CUresult cuda_traced_cuGraphMemcpyNodeGetParams(cuda_cuGraphMemcpyNodeGet
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemcpyNodeGetParams))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphMemcpyNodeGetParams, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -23830,19 +23857,18 @@ static CUresult cuda_traced_cuGraphMemcpyNodeSetParams(cuda_cuGraphMemcpyNodeSet
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemcpyNodeSetParams) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemcpyNodeSetParams__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 283);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hNode, nodeParams);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(283, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(283, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -23869,7 +23895,8 @@ static CUresult cuda_traced_cuGraphMemcpyNodeSetParams(cuda_cuGraphMemcpyNodeSet
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemcpyNodeSetParams))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphMemcpyNodeSetParams, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -23912,20 +23939,19 @@ static CUresult cuda_traced_cuGraphAddMemsetNode(cuda_cuGraphAddMemsetNode_fn *t
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemsetNode) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemsetNode__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 284);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(phGraphNode, hGraph, dependencies, numDependencies, memsetParams,
                                 ctx);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(284, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(284, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -23963,7 +23989,8 @@ static CUresult cuda_traced_cuGraphAddMemsetNode(cuda_cuGraphAddMemsetNode_fn *t
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemsetNode))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphAddMemsetNode, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -24004,19 +24031,18 @@ static CUresult cuda_traced_cuGraphMemsetNodeGetParams(cuda_cuGraphMemsetNodeGet
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemsetNodeGetParams) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemsetNodeGetParams__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 285);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hNode, nodeParams);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(285, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(285, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -24043,7 +24069,8 @@ static CUresult cuda_traced_cuGraphMemsetNodeGetParams(cuda_cuGraphMemsetNodeGet
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemsetNodeGetParams))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphMemsetNodeGetParams, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -24082,19 +24109,18 @@ static CUresult cuda_traced_cuGraphMemsetNodeSetParams(cuda_cuGraphMemsetNodeSet
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemsetNodeSetParams) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemsetNodeSetParams__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 286);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hNode, nodeParams);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(286, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(286, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -24121,7 +24147,8 @@ static CUresult cuda_traced_cuGraphMemsetNodeSetParams(cuda_cuGraphMemsetNodeSet
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemsetNodeSetParams))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphMemsetNodeSetParams, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -24162,19 +24189,18 @@ static CUresult cuda_traced_cuGraphAddHostNode(cuda_cuGraphAddHostNode_fn *trace
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddHostNode) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddHostNode__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 287);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(phGraphNode, hGraph, dependencies, numDependencies, nodeParams);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(287, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(287, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -24210,7 +24236,8 @@ static CUresult cuda_traced_cuGraphAddHostNode(cuda_cuGraphAddHostNode_fn *trace
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddHostNode))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphAddHostNode, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -24251,19 +24278,18 @@ static CUresult cuda_traced_cuGraphHostNodeGetParams(cuda_cuGraphHostNodeGetPara
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphHostNodeGetParams) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphHostNodeGetParams__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 288);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hNode, nodeParams);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(288, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(288, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -24290,7 +24316,8 @@ static CUresult cuda_traced_cuGraphHostNodeGetParams(cuda_cuGraphHostNodeGetPara
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphHostNodeGetParams))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphHostNodeGetParams, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -24329,19 +24356,18 @@ static CUresult cuda_traced_cuGraphHostNodeSetParams(cuda_cuGraphHostNodeSetPara
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphHostNodeSetParams) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphHostNodeSetParams__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 289);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hNode, nodeParams);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(289, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(289, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -24368,7 +24394,8 @@ static CUresult cuda_traced_cuGraphHostNodeSetParams(cuda_cuGraphHostNodeSetPara
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphHostNodeSetParams))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphHostNodeSetParams, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -24409,19 +24436,18 @@ static CUresult cuda_traced_cuGraphAddChildGraphNode(cuda_cuGraphAddChildGraphNo
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddChildGraphNode) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddChildGraphNode__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 290);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(phGraphNode, hGraph, dependencies, numDependencies, childGraph);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(290, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(290, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -24457,7 +24483,8 @@ static CUresult cuda_traced_cuGraphAddChildGraphNode(cuda_cuGraphAddChildGraphNo
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddChildGraphNode))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphAddChildGraphNode, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -24498,19 +24525,18 @@ static CUresult cuda_traced_cuGraphChildGraphNodeGetGraph(cuda_cuGraphChildGraph
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphChildGraphNodeGetGraph) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphChildGraphNodeGetGraph__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 291);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hNode, phGraph);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(291, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(291, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -24538,7 +24564,8 @@ static CUresult cuda_traced_cuGraphChildGraphNodeGetGraph(cuda_cuGraphChildGraph
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphChildGraphNodeGetGraph))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphChildGraphNodeGetGraph, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -24578,19 +24605,18 @@ static CUresult cuda_traced_cuGraphAddEmptyNode(cuda_cuGraphAddEmptyNode_fn *tra
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddEmptyNode) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddEmptyNode__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 292);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(phGraphNode, hGraph, dependencies, numDependencies);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(292, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(292, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -24623,7 +24649,8 @@ static CUresult cuda_traced_cuGraphAddEmptyNode(cuda_cuGraphAddEmptyNode_fn *tra
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddEmptyNode))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphAddEmptyNode, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -24665,19 +24692,18 @@ static CUresult cuda_traced_cuGraphAddEventRecordNode(cuda_cuGraphAddEventRecord
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddEventRecordNode) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddEventRecordNode__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 293);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(phGraphNode, hGraph, dependencies, numDependencies, event);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(293, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(293, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -24713,7 +24739,8 @@ static CUresult cuda_traced_cuGraphAddEventRecordNode(cuda_cuGraphAddEventRecord
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddEventRecordNode))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphAddEventRecordNode, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -24755,19 +24782,18 @@ static CUresult cuda_traced_cuGraphEventRecordNodeGetEvent(cuda_cuGraphEventReco
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventRecordNodeGetEvent) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventRecordNodeGetEvent__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 294);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hNode, event_out);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(294, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(294, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -24795,7 +24821,8 @@ static CUresult cuda_traced_cuGraphEventRecordNodeGetEvent(cuda_cuGraphEventReco
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventRecordNodeGetEvent))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphEventRecordNodeGetEvent, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -24834,19 +24861,18 @@ static CUresult cuda_traced_cuGraphEventRecordNodeSetEvent(cuda_cuGraphEventReco
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventRecordNodeSetEvent) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventRecordNodeSetEvent__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 295);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hNode, event);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(295, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(295, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -24873,7 +24899,8 @@ static CUresult cuda_traced_cuGraphEventRecordNodeSetEvent(cuda_cuGraphEventReco
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventRecordNodeSetEvent))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphEventRecordNodeSetEvent, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -24914,19 +24941,18 @@ static CUresult cuda_traced_cuGraphAddEventWaitNode(cuda_cuGraphAddEventWaitNode
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddEventWaitNode) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddEventWaitNode__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 296);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(phGraphNode, hGraph, dependencies, numDependencies, event);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(296, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(296, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -24962,7 +24988,8 @@ static CUresult cuda_traced_cuGraphAddEventWaitNode(cuda_cuGraphAddEventWaitNode
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddEventWaitNode))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphAddEventWaitNode, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -25003,19 +25030,18 @@ static CUresult cuda_traced_cuGraphEventWaitNodeGetEvent(cuda_cuGraphEventWaitNo
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventWaitNodeGetEvent) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventWaitNodeGetEvent__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 297);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hNode, event_out);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(297, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(297, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -25043,7 +25069,8 @@ static CUresult cuda_traced_cuGraphEventWaitNodeGetEvent(cuda_cuGraphEventWaitNo
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventWaitNodeGetEvent))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphEventWaitNodeGetEvent, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -25082,19 +25109,18 @@ static CUresult cuda_traced_cuGraphEventWaitNodeSetEvent(cuda_cuGraphEventWaitNo
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventWaitNodeSetEvent) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventWaitNodeSetEvent__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 298);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hNode, event);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(298, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(298, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -25121,7 +25147,8 @@ static CUresult cuda_traced_cuGraphEventWaitNodeSetEvent(cuda_cuGraphEventWaitNo
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventWaitNodeSetEvent))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphEventWaitNodeSetEvent, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -25164,19 +25191,18 @@ static CUresult cuda_traced_cuGraphAddExternalSemaphoresSignalNode(cuda_cuGraphA
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddExternalSemaphoresSignalNode) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddExternalSemaphoresSignalNode__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 299);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(phGraphNode, hGraph, dependencies, numDependencies, nodeParams);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(299, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(299, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -25212,7 +25238,8 @@ static CUresult cuda_traced_cuGraphAddExternalSemaphoresSignalNode(cuda_cuGraphA
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddExternalSemaphoresSignalNode))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphAddExternalSemaphoresSignalNode, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -25257,19 +25284,18 @@ static CUresult cuda_traced_cuGraphExternalSemaphoresSignalNodeGetParams(cuda_cu
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresSignalNodeGetParams) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresSignalNodeGetParams__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 300);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hNode, params_out);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(300, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(300, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -25296,7 +25322,8 @@ static CUresult cuda_traced_cuGraphExternalSemaphoresSignalNodeGetParams(cuda_cu
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresSignalNodeGetParams))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphExternalSemaphoresSignalNodeGetParams, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -25338,19 +25365,18 @@ static CUresult cuda_traced_cuGraphExternalSemaphoresSignalNodeSetParams(cuda_cu
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresSignalNodeSetParams) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresSignalNodeSetParams__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 301);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hNode, nodeParams);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(301, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(301, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -25377,7 +25403,8 @@ static CUresult cuda_traced_cuGraphExternalSemaphoresSignalNodeSetParams(cuda_cu
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresSignalNodeSetParams))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphExternalSemaphoresSignalNodeSetParams, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -25422,19 +25449,18 @@ static CUresult cuda_traced_cuGraphAddExternalSemaphoresWaitNode(cuda_cuGraphAdd
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddExternalSemaphoresWaitNode) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddExternalSemaphoresWaitNode__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 302);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(phGraphNode, hGraph, dependencies, numDependencies, nodeParams);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(302, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(302, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -25470,7 +25496,8 @@ static CUresult cuda_traced_cuGraphAddExternalSemaphoresWaitNode(cuda_cuGraphAdd
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddExternalSemaphoresWaitNode))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphAddExternalSemaphoresWaitNode, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -25514,19 +25541,18 @@ static CUresult cuda_traced_cuGraphExternalSemaphoresWaitNodeGetParams(cuda_cuGr
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresWaitNodeGetParams) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresWaitNodeGetParams__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 303);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hNode, params_out);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(303, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(303, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -25553,7 +25579,8 @@ static CUresult cuda_traced_cuGraphExternalSemaphoresWaitNodeGetParams(cuda_cuGr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresWaitNodeGetParams))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphExternalSemaphoresWaitNodeGetParams, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -25595,19 +25622,18 @@ static CUresult cuda_traced_cuGraphExternalSemaphoresWaitNodeSetParams(cuda_cuGr
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresWaitNodeSetParams) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresWaitNodeSetParams__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 304);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hNode, nodeParams);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(304, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(304, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -25634,7 +25660,8 @@ static CUresult cuda_traced_cuGraphExternalSemaphoresWaitNodeSetParams(cuda_cuGr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresWaitNodeSetParams))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphExternalSemaphoresWaitNodeSetParams, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -25678,19 +25705,18 @@ static CUresult cuda_traced_cuGraphAddBatchMemOpNode(cuda_cuGraphAddBatchMemOpNo
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddBatchMemOpNode) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddBatchMemOpNode__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 305);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(phGraphNode, hGraph, dependencies, numDependencies, nodeParams);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(305, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(305, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -25726,7 +25752,8 @@ static CUresult cuda_traced_cuGraphAddBatchMemOpNode(cuda_cuGraphAddBatchMemOpNo
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddBatchMemOpNode))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphAddBatchMemOpNode, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -25768,19 +25795,18 @@ static CUresult cuda_traced_cuGraphBatchMemOpNodeGetParams(cuda_cuGraphBatchMemO
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphBatchMemOpNodeGetParams) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphBatchMemOpNodeGetParams__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 306);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hNode, nodeParams_out);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(306, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(306, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -25807,7 +25833,8 @@ static CUresult cuda_traced_cuGraphBatchMemOpNodeGetParams(cuda_cuGraphBatchMemO
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphBatchMemOpNodeGetParams))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphBatchMemOpNodeGetParams, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -25848,19 +25875,18 @@ static CUresult cuda_traced_cuGraphBatchMemOpNodeSetParams(cuda_cuGraphBatchMemO
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphBatchMemOpNodeSetParams) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphBatchMemOpNodeSetParams__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 307);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hNode, nodeParams);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(307, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(307, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -25887,7 +25913,8 @@ static CUresult cuda_traced_cuGraphBatchMemOpNodeSetParams(cuda_cuGraphBatchMemO
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphBatchMemOpNodeSetParams))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphBatchMemOpNodeSetParams, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -25929,19 +25956,18 @@ static CUresult cuda_traced_cuGraphExecBatchMemOpNodeSetParams(cuda_cuGraphExecB
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecBatchMemOpNodeSetParams) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecBatchMemOpNodeSetParams__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 308);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hGraphExec, hNode, nodeParams);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(308, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(308, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -25971,7 +25997,8 @@ static CUresult cuda_traced_cuGraphExecBatchMemOpNodeSetParams(cuda_cuGraphExecB
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecBatchMemOpNodeSetParams))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphExecBatchMemOpNodeSetParams, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -26014,19 +26041,18 @@ static CUresult cuda_traced_cuGraphAddMemAllocNode(cuda_cuGraphAddMemAllocNode_f
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemAllocNode) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemAllocNode__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 309);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(phGraphNode, hGraph, dependencies, numDependencies, nodeParams);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(309, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(309, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -26062,7 +26088,8 @@ static CUresult cuda_traced_cuGraphAddMemAllocNode(cuda_cuGraphAddMemAllocNode_f
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemAllocNode))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphAddMemAllocNode, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -26104,19 +26131,18 @@ static CUresult cuda_traced_cuGraphMemAllocNodeGetParams(cuda_cuGraphMemAllocNod
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemAllocNodeGetParams) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemAllocNodeGetParams__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 310);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hNode, params_out);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(310, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(310, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -26143,7 +26169,8 @@ static CUresult cuda_traced_cuGraphMemAllocNodeGetParams(cuda_cuGraphMemAllocNod
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemAllocNodeGetParams))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphMemAllocNodeGetParams, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -26184,19 +26211,18 @@ static CUresult cuda_traced_cuGraphAddMemFreeNode(cuda_cuGraphAddMemFreeNode_fn 
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemFreeNode) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemFreeNode__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 311);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(phGraphNode, hGraph, dependencies, numDependencies, dptr);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(311, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(311, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -26232,7 +26258,8 @@ static CUresult cuda_traced_cuGraphAddMemFreeNode(cuda_cuGraphAddMemFreeNode_fn 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemFreeNode))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphAddMemFreeNode, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -26273,19 +26300,18 @@ static CUresult cuda_traced_cuGraphMemFreeNodeGetParams(cuda_cuGraphMemFreeNodeG
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemFreeNodeGetParams) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemFreeNodeGetParams__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 312);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hNode, dptr_out);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(312, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(312, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -26313,7 +26339,8 @@ static CUresult cuda_traced_cuGraphMemFreeNodeGetParams(cuda_cuGraphMemFreeNodeG
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemFreeNodeGetParams))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphMemFreeNodeGetParams, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -26351,19 +26378,18 @@ static CUresult cuda_traced_cuDeviceGraphMemTrim(cuda_cuDeviceGraphMemTrim_fn *t
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGraphMemTrim) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGraphMemTrim__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 313);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(device);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(313, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(313, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -26388,7 +26414,8 @@ static CUresult cuda_traced_cuDeviceGraphMemTrim(cuda_cuDeviceGraphMemTrim_fn *t
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGraphMemTrim))
     lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceGraphMemTrim, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -26426,19 +26453,18 @@ static CUresult cuda_traced_cuDeviceGetGraphMemAttribute(cuda_cuDeviceGetGraphMe
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetGraphMemAttribute) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetGraphMemAttribute__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 314);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(device, attr, value);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(314, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(314, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -26467,7 +26493,8 @@ static CUresult cuda_traced_cuDeviceGetGraphMemAttribute(cuda_cuDeviceGetGraphMe
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetGraphMemAttribute))
     lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceGetGraphMemAttribute, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -26506,19 +26533,18 @@ static CUresult cuda_traced_cuDeviceSetGraphMemAttribute(cuda_cuDeviceSetGraphMe
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceSetGraphMemAttribute) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceSetGraphMemAttribute__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 315);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(device, attr, value);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(315, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(315, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -26547,7 +26573,8 @@ static CUresult cuda_traced_cuDeviceSetGraphMemAttribute(cuda_cuDeviceSetGraphMe
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceSetGraphMemAttribute))
     lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceSetGraphMemAttribute, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -26586,19 +26613,18 @@ static CUresult cuda_traced_cuGraphClone(cuda_cuGraphClone_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphClone) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphClone__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 316);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(phGraphClone, originalGraph);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(316, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(316, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -26626,7 +26652,8 @@ static CUresult cuda_traced_cuGraphClone(cuda_cuGraphClone_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphClone))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphClone, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -26665,19 +26692,18 @@ static CUresult cuda_traced_cuGraphNodeFindInClone(cuda_cuGraphNodeFindInClone_f
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeFindInClone) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeFindInClone__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 317);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(phNode, hOriginalNode, hClonedGraph);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(317, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(317, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -26708,7 +26734,8 @@ static CUresult cuda_traced_cuGraphNodeFindInClone(cuda_cuGraphNodeFindInClone_f
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeFindInClone))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphNodeFindInClone, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -26747,19 +26774,18 @@ static CUresult cuda_traced_cuGraphNodeGetType(cuda_cuGraphNodeGetType_fn *trace
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetType) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetType__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 318);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hNode, type);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(318, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(318, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -26787,7 +26813,8 @@ static CUresult cuda_traced_cuGraphNodeGetType(cuda_cuGraphNodeGetType_fn *trace
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetType))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphNodeGetType, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -26825,19 +26852,18 @@ static CUresult cuda_traced_cuGraphGetNodes(cuda_cuGraphGetNodes_fn *tracer_real
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphGetNodes) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphGetNodes__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 319);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hGraph, nodes, numNodes);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(319, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(319, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -26869,7 +26895,8 @@ static CUresult cuda_traced_cuGraphGetNodes(cuda_cuGraphGetNodes_fn *tracer_real
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphGetNodes))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphGetNodes, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -26908,19 +26935,18 @@ static CUresult cuda_traced_cuGraphGetRootNodes(cuda_cuGraphGetRootNodes_fn *tra
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphGetRootNodes) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphGetRootNodes__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 320);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hGraph, rootNodes, numRootNodes);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(320, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(320, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -26952,7 +26978,8 @@ static CUresult cuda_traced_cuGraphGetRootNodes(cuda_cuGraphGetRootNodes_fn *tra
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphGetRootNodes))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphGetRootNodes, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -26992,19 +27019,18 @@ static CUresult cuda_traced_cuGraphGetEdges_v2(cuda_cuGraphGetEdges_v2_fn *trace
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphGetEdges_v2) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphGetEdges_v2__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 321);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hGraph, from, to, edgeData, numEdges);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(321, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(321, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -27041,7 +27067,8 @@ static CUresult cuda_traced_cuGraphGetEdges_v2(cuda_cuGraphGetEdges_v2_fn *trace
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphGetEdges_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphGetEdges_v2, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -27084,19 +27111,18 @@ static CUresult cuda_traced_cuGraphNodeGetDependencies_v2(cuda_cuGraphNodeGetDep
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetDependencies_v2) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetDependencies_v2__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 322);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hNode, dependencies, edgeData, numDependencies);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(322, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(322, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -27130,7 +27156,8 @@ static CUresult cuda_traced_cuGraphNodeGetDependencies_v2(cuda_cuGraphNodeGetDep
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetDependencies_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphNodeGetDependencies_v2, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -27173,19 +27200,18 @@ static CUresult cuda_traced_cuGraphNodeGetDependentNodes_v2(cuda_cuGraphNodeGetD
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetDependentNodes_v2) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetDependentNodes_v2__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 323);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hNode, dependentNodes, edgeData, numDependentNodes);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(323, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(323, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -27219,7 +27245,8 @@ static CUresult cuda_traced_cuGraphNodeGetDependentNodes_v2(cuda_cuGraphNodeGetD
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetDependentNodes_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphNodeGetDependentNodes_v2, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -27263,19 +27290,18 @@ static CUresult cuda_traced_cuGraphAddDependencies_v2(cuda_cuGraphAddDependencie
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddDependencies_v2) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddDependencies_v2__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 324);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hGraph, from, to, edgeData, numDependencies);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(324, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(324, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -27309,7 +27335,8 @@ static CUresult cuda_traced_cuGraphAddDependencies_v2(cuda_cuGraphAddDependencie
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddDependencies_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphAddDependencies_v2, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -27352,19 +27379,18 @@ static CUresult cuda_traced_cuGraphRemoveDependencies_v2(cuda_cuGraphRemoveDepen
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphRemoveDependencies_v2) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphRemoveDependencies_v2__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 325);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hGraph, from, to, edgeData, numDependencies);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(325, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(325, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -27398,7 +27424,8 @@ static CUresult cuda_traced_cuGraphRemoveDependencies_v2(cuda_cuGraphRemoveDepen
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphRemoveDependencies_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphRemoveDependencies_v2, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -27438,19 +27465,18 @@ static CUresult cuda_traced_cuGraphDestroyNode(cuda_cuGraphDestroyNode_fn *trace
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphDestroyNode) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphDestroyNode__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 326);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hNode);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(326, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(326, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -27475,7 +27501,8 @@ static CUresult cuda_traced_cuGraphDestroyNode(cuda_cuGraphDestroyNode_fn *trace
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphDestroyNode))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphDestroyNode, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -27514,19 +27541,18 @@ static CUresult cuda_traced_cuGraphInstantiateWithFlags(cuda_cuGraphInstantiateW
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphInstantiateWithFlags) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphInstantiateWithFlags__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 327);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(phGraphExec, hGraph, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(327, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(327, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -27557,7 +27583,8 @@ static CUresult cuda_traced_cuGraphInstantiateWithFlags(cuda_cuGraphInstantiateW
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphInstantiateWithFlags))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphInstantiateWithFlags, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -27598,19 +27625,18 @@ static CUresult cuda_traced_cuGraphInstantiateWithParams(cuda_cuGraphInstantiate
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphInstantiateWithParams) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphInstantiateWithParams__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 328);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(phGraphExec, hGraph, instantiateParams);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(328, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(328, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -27641,7 +27667,8 @@ static CUresult cuda_traced_cuGraphInstantiateWithParams(cuda_cuGraphInstantiate
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphInstantiateWithParams))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphInstantiateWithParams, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -27681,19 +27708,18 @@ static CUresult cuda_traced_cuGraphExecGetFlags(cuda_cuGraphExecGetFlags_fn *tra
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecGetFlags) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecGetFlags__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 329);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hGraphExec, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(329, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(329, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -27721,7 +27747,8 @@ static CUresult cuda_traced_cuGraphExecGetFlags(cuda_cuGraphExecGetFlags_fn *tra
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecGetFlags))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphExecGetFlags, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -27762,19 +27789,18 @@ static CUresult cuda_traced_cuGraphExecKernelNodeSetParams_v2(cuda_cuGraphExecKe
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecKernelNodeSetParams_v2) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecKernelNodeSetParams_v2__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 330);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hGraphExec, hNode, nodeParams);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(330, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(330, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -27804,7 +27830,8 @@ static CUresult cuda_traced_cuGraphExecKernelNodeSetParams_v2(cuda_cuGraphExecKe
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecKernelNodeSetParams_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphExecKernelNodeSetParams_v2, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -27847,19 +27874,18 @@ static CUresult cuda_traced_cuGraphExecMemcpyNodeSetParams(cuda_cuGraphExecMemcp
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecMemcpyNodeSetParams) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecMemcpyNodeSetParams__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 331);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hGraphExec, hNode, copyParams, ctx);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(331, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(331, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -27891,7 +27917,8 @@ static CUresult cuda_traced_cuGraphExecMemcpyNodeSetParams(cuda_cuGraphExecMemcp
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecMemcpyNodeSetParams))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphExecMemcpyNodeSetParams, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -27934,19 +27961,18 @@ static CUresult cuda_traced_cuGraphExecMemsetNodeSetParams(cuda_cuGraphExecMemse
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecMemsetNodeSetParams) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecMemsetNodeSetParams__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 332);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hGraphExec, hNode, memsetParams, ctx);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(332, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(332, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -27978,7 +28004,8 @@ static CUresult cuda_traced_cuGraphExecMemsetNodeSetParams(cuda_cuGraphExecMemse
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecMemsetNodeSetParams))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphExecMemsetNodeSetParams, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -28019,19 +28046,18 @@ static CUresult cuda_traced_cuGraphExecHostNodeSetParams(cuda_cuGraphExecHostNod
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecHostNodeSetParams) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecHostNodeSetParams__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 333);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hGraphExec, hNode, nodeParams);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(333, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(333, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -28061,7 +28087,8 @@ static CUresult cuda_traced_cuGraphExecHostNodeSetParams(cuda_cuGraphExecHostNod
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecHostNodeSetParams))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphExecHostNodeSetParams, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -28103,19 +28130,18 @@ static CUresult cuda_traced_cuGraphExecChildGraphNodeSetParams(cuda_cuGraphExecC
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecChildGraphNodeSetParams) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecChildGraphNodeSetParams__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 334);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hGraphExec, hNode, childGraph);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(334, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(334, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -28145,7 +28171,8 @@ static CUresult cuda_traced_cuGraphExecChildGraphNodeSetParams(cuda_cuGraphExecC
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecChildGraphNodeSetParams))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphExecChildGraphNodeSetParams, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -28186,19 +28213,18 @@ static CUresult cuda_traced_cuGraphExecEventRecordNodeSetEvent(cuda_cuGraphExecE
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecEventRecordNodeSetEvent) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecEventRecordNodeSetEvent__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 335);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hGraphExec, hNode, event);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(335, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(335, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -28228,7 +28254,8 @@ static CUresult cuda_traced_cuGraphExecEventRecordNodeSetEvent(cuda_cuGraphExecE
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecEventRecordNodeSetEvent))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphExecEventRecordNodeSetEvent, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -28268,19 +28295,18 @@ static CUresult cuda_traced_cuGraphExecEventWaitNodeSetEvent(cuda_cuGraphExecEve
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecEventWaitNodeSetEvent) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecEventWaitNodeSetEvent__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 336);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hGraphExec, hNode, event);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(336, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(336, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -28310,7 +28336,8 @@ static CUresult cuda_traced_cuGraphExecEventWaitNodeSetEvent(cuda_cuGraphExecEve
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecEventWaitNodeSetEvent))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphExecEventWaitNodeSetEvent, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -28351,19 +28378,18 @@ static CUresult cuda_traced_cuGraphExecExternalSemaphoresSignalNodeSetParams(cud
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecExternalSemaphoresSignalNodeSetParams) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecExternalSemaphoresSignalNodeSetParams__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 337);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hGraphExec, hNode, nodeParams);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(337, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(337, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -28393,7 +28419,8 @@ static CUresult cuda_traced_cuGraphExecExternalSemaphoresSignalNodeSetParams(cud
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecExternalSemaphoresSignalNodeSetParams))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphExecExternalSemaphoresSignalNodeSetParams, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -28437,19 +28464,18 @@ static CUresult cuda_traced_cuGraphExecExternalSemaphoresWaitNodeSetParams(cuda_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecExternalSemaphoresWaitNodeSetParams) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecExternalSemaphoresWaitNodeSetParams__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 338);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hGraphExec, hNode, nodeParams);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(338, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(338, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -28479,7 +28505,8 @@ static CUresult cuda_traced_cuGraphExecExternalSemaphoresWaitNodeSetParams(cuda_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecExternalSemaphoresWaitNodeSetParams))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphExecExternalSemaphoresWaitNodeSetParams, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -28520,19 +28547,18 @@ static CUresult cuda_traced_cuGraphNodeSetEnabled(cuda_cuGraphNodeSetEnabled_fn 
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeSetEnabled) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeSetEnabled__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 339);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hGraphExec, hNode, isEnabled);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(339, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(339, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -28562,7 +28588,8 @@ static CUresult cuda_traced_cuGraphNodeSetEnabled(cuda_cuGraphNodeSetEnabled_fn 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeSetEnabled))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphNodeSetEnabled, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -28601,19 +28628,18 @@ static CUresult cuda_traced_cuGraphNodeGetEnabled(cuda_cuGraphNodeGetEnabled_fn 
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetEnabled) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetEnabled__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 340);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hGraphExec, hNode, isEnabled);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(340, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(340, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -28644,7 +28670,8 @@ static CUresult cuda_traced_cuGraphNodeGetEnabled(cuda_cuGraphNodeGetEnabled_fn 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetEnabled))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphNodeGetEnabled, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -28683,19 +28710,18 @@ static CUresult cuda_traced_cuGraphUpload(cuda_cuGraphUpload_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphUpload) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphUpload__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 341);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hGraphExec, hStream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(341, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(341, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -28722,7 +28748,8 @@ static CUresult cuda_traced_cuGraphUpload(cuda_cuGraphUpload_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphUpload))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphUpload, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -28760,19 +28787,18 @@ static CUresult cuda_traced_cuGraphLaunch(cuda_cuGraphLaunch_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphLaunch) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphLaunch__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 342);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hGraphExec, hStream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(342, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(342, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -28799,7 +28825,8 @@ static CUresult cuda_traced_cuGraphLaunch(cuda_cuGraphLaunch_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphLaunch))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphLaunch, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -28836,19 +28863,18 @@ static CUresult cuda_traced_cuGraphExecDestroy(cuda_cuGraphExecDestroy_fn *trace
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecDestroy) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecDestroy__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 343);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hGraphExec);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(343, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(343, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -28873,7 +28899,8 @@ static CUresult cuda_traced_cuGraphExecDestroy(cuda_cuGraphExecDestroy_fn *trace
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecDestroy))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphExecDestroy, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -28910,19 +28937,18 @@ static CUresult cuda_traced_cuGraphDestroy(cuda_cuGraphDestroy_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphDestroy) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphDestroy__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 344);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hGraph);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(344, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(344, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -28947,7 +28973,8 @@ static CUresult cuda_traced_cuGraphDestroy(cuda_cuGraphDestroy_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphDestroy))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphDestroy, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -28986,19 +29013,18 @@ static CUresult cuda_traced_cuGraphExecUpdate_v2(cuda_cuGraphExecUpdate_v2_fn *t
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecUpdate_v2) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecUpdate_v2__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 345);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hGraphExec, hGraph, resultInfo);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(345, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(345, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -29028,7 +29054,8 @@ static CUresult cuda_traced_cuGraphExecUpdate_v2(cuda_cuGraphExecUpdate_v2_fn *t
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecUpdate_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphExecUpdate_v2, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -29068,19 +29095,18 @@ static CUresult cuda_traced_cuGraphKernelNodeCopyAttributes(cuda_cuGraphKernelNo
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeCopyAttributes) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeCopyAttributes__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 346);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dst, src);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(346, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(346, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -29107,7 +29133,8 @@ static CUresult cuda_traced_cuGraphKernelNodeCopyAttributes(cuda_cuGraphKernelNo
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeCopyAttributes))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphKernelNodeCopyAttributes, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -29148,19 +29175,18 @@ static CUresult cuda_traced_cuGraphKernelNodeGetAttribute(cuda_cuGraphKernelNode
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeGetAttribute) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeGetAttribute__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 347);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hNode, attr, value_out);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(347, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(347, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -29190,7 +29216,8 @@ static CUresult cuda_traced_cuGraphKernelNodeGetAttribute(cuda_cuGraphKernelNode
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeGetAttribute))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphKernelNodeGetAttribute, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -29232,19 +29259,18 @@ static CUresult cuda_traced_cuGraphKernelNodeSetAttribute(cuda_cuGraphKernelNode
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeSetAttribute) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeSetAttribute__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 348);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hNode, attr, value);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(348, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(348, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -29273,7 +29299,8 @@ static CUresult cuda_traced_cuGraphKernelNodeSetAttribute(cuda_cuGraphKernelNode
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeSetAttribute))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphKernelNodeSetAttribute, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -29313,19 +29340,18 @@ static CUresult cuda_traced_cuGraphDebugDotPrint(cuda_cuGraphDebugDotPrint_fn *t
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphDebugDotPrint) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphDebugDotPrint__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 349);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hGraph, path, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(349, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(349, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -29354,7 +29380,8 @@ static CUresult cuda_traced_cuGraphDebugDotPrint(cuda_cuGraphDebugDotPrint_fn *t
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphDebugDotPrint))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphDebugDotPrint, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -29394,19 +29421,18 @@ static CUresult cuda_traced_cuUserObjectCreate(cuda_cuUserObjectCreate_fn *trace
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuUserObjectCreate) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuUserObjectCreate__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 350);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(object_out, ptr, destroy, initialRefcount, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(350, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(350, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -29442,7 +29468,8 @@ static CUresult cuda_traced_cuUserObjectCreate(cuda_cuUserObjectCreate_fn *trace
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuUserObjectCreate))
     lttng_ust_tracepoint(lttng_ust_cuda, cuUserObjectCreate, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -29482,19 +29509,18 @@ static CUresult cuda_traced_cuUserObjectRetain(cuda_cuUserObjectRetain_fn *trace
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuUserObjectRetain) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuUserObjectRetain__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 351);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(object, count);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(351, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(351, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -29521,7 +29547,8 @@ static CUresult cuda_traced_cuUserObjectRetain(cuda_cuUserObjectRetain_fn *trace
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuUserObjectRetain))
     lttng_ust_tracepoint(lttng_ust_cuda, cuUserObjectRetain, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -29559,19 +29586,18 @@ static CUresult cuda_traced_cuUserObjectRelease(cuda_cuUserObjectRelease_fn *tra
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuUserObjectRelease) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuUserObjectRelease__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 352);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(object, count);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(352, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(352, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -29598,7 +29624,8 @@ static CUresult cuda_traced_cuUserObjectRelease(cuda_cuUserObjectRelease_fn *tra
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuUserObjectRelease))
     lttng_ust_tracepoint(lttng_ust_cuda, cuUserObjectRelease, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -29637,19 +29664,18 @@ static CUresult cuda_traced_cuGraphRetainUserObject(cuda_cuGraphRetainUserObject
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphRetainUserObject) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphRetainUserObject__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 353);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(graph, object, count, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(353, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(353, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -29681,7 +29707,8 @@ static CUresult cuda_traced_cuGraphRetainUserObject(cuda_cuGraphRetainUserObject
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphRetainUserObject))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphRetainUserObject, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -29721,19 +29748,18 @@ static CUresult cuda_traced_cuGraphReleaseUserObject(cuda_cuGraphReleaseUserObje
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphReleaseUserObject) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphReleaseUserObject__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 354);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(graph, object, count);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(354, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(354, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -29762,7 +29788,8 @@ static CUresult cuda_traced_cuGraphReleaseUserObject(cuda_cuGraphReleaseUserObje
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphReleaseUserObject))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphReleaseUserObject, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -29804,20 +29831,19 @@ static CUresult cuda_traced_cuGraphAddNode_v2(cuda_cuGraphAddNode_v2_fn *tracer_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddNode_v2) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddNode_v2__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 355);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(phGraphNode, hGraph, dependencies, dependencyData, numDependencies,
                                 nodeParams);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(355, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(355, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -29855,7 +29881,8 @@ static CUresult cuda_traced_cuGraphAddNode_v2(cuda_cuGraphAddNode_v2_fn *tracer_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddNode_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphAddNode_v2, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -29898,19 +29925,18 @@ static CUresult cuda_traced_cuGraphNodeSetParams(cuda_cuGraphNodeSetParams_fn *t
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeSetParams) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeSetParams__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 356);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hNode, nodeParams);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(356, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(356, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -29937,7 +29963,8 @@ static CUresult cuda_traced_cuGraphNodeSetParams(cuda_cuGraphNodeSetParams_fn *t
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeSetParams))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphNodeSetParams, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -29977,19 +30004,18 @@ static CUresult cuda_traced_cuGraphExecNodeSetParams(cuda_cuGraphExecNodeSetPara
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecNodeSetParams) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecNodeSetParams__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 357);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hGraphExec, hNode, nodeParams);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(357, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(357, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -30019,7 +30045,8 @@ static CUresult cuda_traced_cuGraphExecNodeSetParams(cuda_cuGraphExecNodeSetPara
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecNodeSetParams))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphExecNodeSetParams, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -30062,19 +30089,18 @@ static CUresult cuda_traced_cuGraphConditionalHandleCreate(cuda_cuGraphCondition
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphConditionalHandleCreate) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphConditionalHandleCreate__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 358);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pHandle_out, hGraph, ctx, defaultLaunchValue, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(358, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(358, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -30110,7 +30136,8 @@ static CUresult cuda_traced_cuGraphConditionalHandleCreate(cuda_cuGraphCondition
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphConditionalHandleCreate))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphConditionalHandleCreate, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -30155,19 +30182,18 @@ static CUresult cuda_traced_cuOccupancyMaxActiveBlocksPerMultiprocessor(cuda_cuO
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxActiveBlocksPerMultiprocessor) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxActiveBlocksPerMultiprocessor__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 359);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(numBlocks, func, blockSize, dynamicSMemSize);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(359, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(359, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -30200,7 +30226,8 @@ static CUresult cuda_traced_cuOccupancyMaxActiveBlocksPerMultiprocessor(cuda_cuO
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxActiveBlocksPerMultiprocessor))
     lttng_ust_tracepoint(lttng_ust_cuda, cuOccupancyMaxActiveBlocksPerMultiprocessor, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -30246,19 +30273,18 @@ static CUresult cuda_traced_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 360);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(numBlocks, func, blockSize, dynamicSMemSize, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(360, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(360, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -30294,7 +30320,8 @@ static CUresult cuda_traced_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags))
     lttng_ust_tracepoint(lttng_ust_cuda, cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -30343,20 +30370,19 @@ static CUresult cuda_traced_cuOccupancyMaxPotentialBlockSize(cuda_cuOccupancyMax
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxPotentialBlockSize) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxPotentialBlockSize__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 361);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(minGridSize, blockSize, func, blockSizeToDynamicSMemSize,
                                 dynamicSMemSize, blockSizeLimit);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(361, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(361, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -30395,7 +30421,8 @@ static CUresult cuda_traced_cuOccupancyMaxPotentialBlockSize(cuda_cuOccupancyMax
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxPotentialBlockSize))
     lttng_ust_tracepoint(lttng_ust_cuda, cuOccupancyMaxPotentialBlockSize, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -30446,20 +30473,19 @@ static CUresult cuda_traced_cuOccupancyMaxPotentialBlockSizeWithFlags(cuda_cuOcc
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxPotentialBlockSizeWithFlags) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxPotentialBlockSizeWithFlags__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 362);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(minGridSize, blockSize, func, blockSizeToDynamicSMemSize,
                                 dynamicSMemSize, blockSizeLimit, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(362, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(362, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -30501,7 +30527,8 @@ static CUresult cuda_traced_cuOccupancyMaxPotentialBlockSizeWithFlags(cuda_cuOcc
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxPotentialBlockSizeWithFlags))
     lttng_ust_tracepoint(lttng_ust_cuda, cuOccupancyMaxPotentialBlockSizeWithFlags, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -30551,19 +30578,18 @@ static CUresult cuda_traced_cuOccupancyAvailableDynamicSMemPerBlock(cuda_cuOccup
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyAvailableDynamicSMemPerBlock) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyAvailableDynamicSMemPerBlock__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 363);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dynamicSmemSize, func, numBlocks, blockSize);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(363, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(363, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -30596,7 +30622,8 @@ static CUresult cuda_traced_cuOccupancyAvailableDynamicSMemPerBlock(cuda_cuOccup
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyAvailableDynamicSMemPerBlock))
     lttng_ust_tracepoint(lttng_ust_cuda, cuOccupancyAvailableDynamicSMemPerBlock, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -30639,19 +30666,18 @@ static CUresult cuda_traced_cuOccupancyMaxPotentialClusterSize(cuda_cuOccupancyM
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxPotentialClusterSize) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxPotentialClusterSize__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 364);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(clusterSize, func, config);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(364, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(364, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -30682,7 +30708,8 @@ static CUresult cuda_traced_cuOccupancyMaxPotentialClusterSize(cuda_cuOccupancyM
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxPotentialClusterSize))
     lttng_ust_tracepoint(lttng_ust_cuda, cuOccupancyMaxPotentialClusterSize, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -30723,19 +30750,18 @@ static CUresult cuda_traced_cuOccupancyMaxActiveClusters(cuda_cuOccupancyMaxActi
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxActiveClusters) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxActiveClusters__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 365);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(numClusters, func, config);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(365, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(365, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -30766,7 +30792,8 @@ static CUresult cuda_traced_cuOccupancyMaxActiveClusters(cuda_cuOccupancyMaxActi
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxActiveClusters))
     lttng_ust_tracepoint(lttng_ust_cuda, cuOccupancyMaxActiveClusters, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -30806,19 +30833,18 @@ static CUresult cuda_traced_cuTexRefSetArray(cuda_cuTexRefSetArray_fn *tracer_re
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetArray) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetArray__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 366);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hTexRef, hArray, Flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(366, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(366, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -30848,7 +30874,8 @@ static CUresult cuda_traced_cuTexRefSetArray(cuda_cuTexRefSetArray_fn *tracer_re
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetArray))
     lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefSetArray, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -30888,19 +30915,18 @@ static CUresult cuda_traced_cuTexRefSetMipmappedArray(cuda_cuTexRefSetMipmappedA
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmappedArray) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmappedArray__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 367);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hTexRef, hMipmappedArray, Flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(367, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(367, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -30930,7 +30956,8 @@ static CUresult cuda_traced_cuTexRefSetMipmappedArray(cuda_cuTexRefSetMipmappedA
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmappedArray))
     lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefSetMipmappedArray, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -30970,19 +30997,18 @@ static CUresult cuda_traced_cuTexRefSetAddress_v2(cuda_cuTexRefSetAddress_v2_fn 
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetAddress_v2) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetAddress_v2__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 368);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(ByteOffset, hTexRef, dptr, bytes);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(368, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(368, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -31015,7 +31041,8 @@ static CUresult cuda_traced_cuTexRefSetAddress_v2(cuda_cuTexRefSetAddress_v2_fn 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetAddress_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefSetAddress_v2, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -31055,19 +31082,18 @@ static CUresult cuda_traced_cuTexRefSetAddress2D_v3(cuda_cuTexRefSetAddress2D_v3
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetAddress2D_v3) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetAddress2D_v3__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 369);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hTexRef, desc, dptr, Pitch);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(369, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(369, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -31099,7 +31125,8 @@ static CUresult cuda_traced_cuTexRefSetAddress2D_v3(cuda_cuTexRefSetAddress2D_v3
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetAddress2D_v3))
     lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefSetAddress2D_v3, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -31139,19 +31166,18 @@ static CUresult cuda_traced_cuTexRefSetFormat(cuda_cuTexRefSetFormat_fn *tracer_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetFormat) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetFormat__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 370);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hTexRef, fmt, NumPackedComponents);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(370, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(370, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -31181,7 +31207,8 @@ static CUresult cuda_traced_cuTexRefSetFormat(cuda_cuTexRefSetFormat_fn *tracer_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetFormat))
     lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefSetFormat, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -31220,19 +31247,18 @@ static CUresult cuda_traced_cuTexRefSetAddressMode(cuda_cuTexRefSetAddressMode_f
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetAddressMode) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetAddressMode__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 371);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hTexRef, dim, am);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(371, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(371, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -31261,7 +31287,8 @@ static CUresult cuda_traced_cuTexRefSetAddressMode(cuda_cuTexRefSetAddressMode_f
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetAddressMode))
     lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefSetAddressMode, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -31300,19 +31327,18 @@ static CUresult cuda_traced_cuTexRefSetFilterMode(cuda_cuTexRefSetFilterMode_fn 
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetFilterMode) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetFilterMode__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 372);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hTexRef, fm);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(372, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(372, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -31339,7 +31365,8 @@ static CUresult cuda_traced_cuTexRefSetFilterMode(cuda_cuTexRefSetFilterMode_fn 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetFilterMode))
     lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefSetFilterMode, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -31377,19 +31404,18 @@ static CUresult cuda_traced_cuTexRefSetMipmapFilterMode(cuda_cuTexRefSetMipmapFi
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmapFilterMode) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmapFilterMode__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 373);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hTexRef, fm);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(373, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(373, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -31416,7 +31442,8 @@ static CUresult cuda_traced_cuTexRefSetMipmapFilterMode(cuda_cuTexRefSetMipmapFi
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmapFilterMode))
     lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefSetMipmapFilterMode, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -31455,19 +31482,18 @@ static CUresult cuda_traced_cuTexRefSetMipmapLevelBias(cuda_cuTexRefSetMipmapLev
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmapLevelBias) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmapLevelBias__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 374);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hTexRef, bias);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(374, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(374, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -31494,7 +31520,8 @@ static CUresult cuda_traced_cuTexRefSetMipmapLevelBias(cuda_cuTexRefSetMipmapLev
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmapLevelBias))
     lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefSetMipmapLevelBias, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -31534,19 +31561,18 @@ static CUresult cuda_traced_cuTexRefSetMipmapLevelClamp(cuda_cuTexRefSetMipmapLe
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmapLevelClamp) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmapLevelClamp__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 375);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hTexRef, minMipmapLevelClamp, maxMipmapLevelClamp);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(375, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(375, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -31576,7 +31602,8 @@ static CUresult cuda_traced_cuTexRefSetMipmapLevelClamp(cuda_cuTexRefSetMipmapLe
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmapLevelClamp))
     lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefSetMipmapLevelClamp, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -31616,19 +31643,18 @@ static CUresult cuda_traced_cuTexRefSetMaxAnisotropy(cuda_cuTexRefSetMaxAnisotro
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMaxAnisotropy) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMaxAnisotropy__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 376);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hTexRef, maxAniso);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(376, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(376, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -31655,7 +31681,8 @@ static CUresult cuda_traced_cuTexRefSetMaxAnisotropy(cuda_cuTexRefSetMaxAnisotro
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMaxAnisotropy))
     lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefSetMaxAnisotropy, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -31694,19 +31721,18 @@ static CUresult cuda_traced_cuTexRefSetBorderColor(cuda_cuTexRefSetBorderColor_f
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetBorderColor) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetBorderColor__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 377);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hTexRef, pBorderColor);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(377, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(377, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -31734,7 +31760,8 @@ static CUresult cuda_traced_cuTexRefSetBorderColor(cuda_cuTexRefSetBorderColor_f
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetBorderColor))
     lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefSetBorderColor, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -31773,19 +31800,18 @@ static CUresult cuda_traced_cuTexRefSetFlags(cuda_cuTexRefSetFlags_fn *tracer_re
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetFlags) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetFlags__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 378);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hTexRef, Flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(378, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(378, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -31812,7 +31838,8 @@ static CUresult cuda_traced_cuTexRefSetFlags(cuda_cuTexRefSetFlags_fn *tracer_re
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetFlags))
     lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefSetFlags, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -31850,19 +31877,18 @@ static CUresult cuda_traced_cuTexRefGetAddress_v2(cuda_cuTexRefGetAddress_v2_fn 
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetAddress_v2) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetAddress_v2__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 379);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pdptr, hTexRef);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(379, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(379, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -31890,7 +31916,8 @@ static CUresult cuda_traced_cuTexRefGetAddress_v2(cuda_cuTexRefGetAddress_v2_fn 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetAddress_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefGetAddress_v2, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -31928,19 +31955,18 @@ static CUresult cuda_traced_cuTexRefGetArray(cuda_cuTexRefGetArray_fn *tracer_re
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetArray) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetArray__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 380);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(phArray, hTexRef);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(380, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(380, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -31968,7 +31994,8 @@ static CUresult cuda_traced_cuTexRefGetArray(cuda_cuTexRefGetArray_fn *tracer_re
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetArray))
     lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefGetArray, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -32007,19 +32034,18 @@ static CUresult cuda_traced_cuTexRefGetMipmappedArray(cuda_cuTexRefGetMipmappedA
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmappedArray) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmappedArray__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 381);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(phMipmappedArray, hTexRef);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(381, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(381, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -32047,7 +32073,8 @@ static CUresult cuda_traced_cuTexRefGetMipmappedArray(cuda_cuTexRefGetMipmappedA
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmappedArray))
     lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefGetMipmappedArray, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -32086,19 +32113,18 @@ static CUresult cuda_traced_cuTexRefGetAddressMode(cuda_cuTexRefGetAddressMode_f
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetAddressMode) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetAddressMode__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 382);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pam, hTexRef, dim);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(382, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(382, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -32128,7 +32154,8 @@ static CUresult cuda_traced_cuTexRefGetAddressMode(cuda_cuTexRefGetAddressMode_f
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetAddressMode))
     lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefGetAddressMode, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -32167,19 +32194,18 @@ static CUresult cuda_traced_cuTexRefGetFilterMode(cuda_cuTexRefGetFilterMode_fn 
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetFilterMode) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetFilterMode__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 383);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pfm, hTexRef);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(383, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(383, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -32207,7 +32233,8 @@ static CUresult cuda_traced_cuTexRefGetFilterMode(cuda_cuTexRefGetFilterMode_fn 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetFilterMode))
     lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefGetFilterMode, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -32245,19 +32272,18 @@ static CUresult cuda_traced_cuTexRefGetFormat(cuda_cuTexRefGetFormat_fn *tracer_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetFormat) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetFormat__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 384);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pFormat, pNumChannels, hTexRef);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(384, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(384, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -32289,7 +32315,8 @@ static CUresult cuda_traced_cuTexRefGetFormat(cuda_cuTexRefGetFormat_fn *tracer_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetFormat))
     lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefGetFormat, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -32328,19 +32355,18 @@ static CUresult cuda_traced_cuTexRefGetMipmapFilterMode(cuda_cuTexRefGetMipmapFi
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmapFilterMode) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmapFilterMode__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 385);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pfm, hTexRef);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(385, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(385, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -32368,7 +32394,8 @@ static CUresult cuda_traced_cuTexRefGetMipmapFilterMode(cuda_cuTexRefGetMipmapFi
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmapFilterMode))
     lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefGetMipmapFilterMode, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -32407,19 +32434,18 @@ static CUresult cuda_traced_cuTexRefGetMipmapLevelBias(cuda_cuTexRefGetMipmapLev
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmapLevelBias) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmapLevelBias__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 386);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pbias, hTexRef);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(386, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(386, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -32447,7 +32473,8 @@ static CUresult cuda_traced_cuTexRefGetMipmapLevelBias(cuda_cuTexRefGetMipmapLev
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmapLevelBias))
     lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefGetMipmapLevelBias, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -32488,19 +32515,18 @@ static CUresult cuda_traced_cuTexRefGetMipmapLevelClamp(cuda_cuTexRefGetMipmapLe
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmapLevelClamp) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmapLevelClamp__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 387);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pminMipmapLevelClamp, pmaxMipmapLevelClamp, hTexRef);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(387, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(387, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -32532,7 +32558,8 @@ static CUresult cuda_traced_cuTexRefGetMipmapLevelClamp(cuda_cuTexRefGetMipmapLe
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmapLevelClamp))
     lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefGetMipmapLevelClamp, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -32573,19 +32600,18 @@ static CUresult cuda_traced_cuTexRefGetMaxAnisotropy(cuda_cuTexRefGetMaxAnisotro
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMaxAnisotropy) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMaxAnisotropy__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 388);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pmaxAniso, hTexRef);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(388, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(388, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -32613,7 +32639,8 @@ static CUresult cuda_traced_cuTexRefGetMaxAnisotropy(cuda_cuTexRefGetMaxAnisotro
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMaxAnisotropy))
     lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefGetMaxAnisotropy, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -32652,19 +32679,18 @@ static CUresult cuda_traced_cuTexRefGetBorderColor(cuda_cuTexRefGetBorderColor_f
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetBorderColor) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetBorderColor__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 389);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pBorderColor, hTexRef);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(389, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(389, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -32692,7 +32718,8 @@ static CUresult cuda_traced_cuTexRefGetBorderColor(cuda_cuTexRefGetBorderColor_f
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetBorderColor))
     lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefGetBorderColor, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -32731,19 +32758,18 @@ static CUresult cuda_traced_cuTexRefGetFlags(cuda_cuTexRefGetFlags_fn *tracer_re
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetFlags) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetFlags__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 390);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pFlags, hTexRef);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(390, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(390, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -32771,7 +32797,8 @@ static CUresult cuda_traced_cuTexRefGetFlags(cuda_cuTexRefGetFlags_fn *tracer_re
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetFlags))
     lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefGetFlags, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -32808,19 +32835,18 @@ static CUresult cuda_traced_cuTexRefCreate(cuda_cuTexRefCreate_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefCreate) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefCreate__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 391);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pTexRef);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(391, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(391, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -32846,7 +32872,8 @@ static CUresult cuda_traced_cuTexRefCreate(cuda_cuTexRefCreate_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefCreate))
     lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefCreate, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -32883,19 +32910,18 @@ static CUresult cuda_traced_cuTexRefDestroy(cuda_cuTexRefDestroy_fn *tracer_real
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefDestroy) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefDestroy__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 392);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hTexRef);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(392, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(392, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -32920,7 +32946,8 @@ static CUresult cuda_traced_cuTexRefDestroy(cuda_cuTexRefDestroy_fn *tracer_real
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefDestroy))
     lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefDestroy, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -32958,19 +32985,18 @@ static CUresult cuda_traced_cuSurfRefSetArray(cuda_cuSurfRefSetArray_fn *tracer_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfRefSetArray) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfRefSetArray__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 393);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hSurfRef, hArray, Flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(393, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(393, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -33000,7 +33026,8 @@ static CUresult cuda_traced_cuSurfRefSetArray(cuda_cuSurfRefSetArray_fn *tracer_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfRefSetArray))
     lttng_ust_tracepoint(lttng_ust_cuda, cuSurfRefSetArray, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -33039,19 +33066,18 @@ static CUresult cuda_traced_cuSurfRefGetArray(cuda_cuSurfRefGetArray_fn *tracer_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfRefGetArray) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfRefGetArray__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 394);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(phArray, hSurfRef);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(394, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(394, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -33079,7 +33105,8 @@ static CUresult cuda_traced_cuSurfRefGetArray(cuda_cuSurfRefGetArray_fn *tracer_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfRefGetArray))
     lttng_ust_tracepoint(lttng_ust_cuda, cuSurfRefGetArray, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -33119,19 +33146,18 @@ static CUresult cuda_traced_cuTexObjectCreate(cuda_cuTexObjectCreate_fn *tracer_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectCreate) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectCreate__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 395);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pTexObject, pResDesc, pTexDesc, pResViewDesc);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(395, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(395, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -33164,7 +33190,8 @@ static CUresult cuda_traced_cuTexObjectCreate(cuda_cuTexObjectCreate_fn *tracer_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectCreate))
     lttng_ust_tracepoint(lttng_ust_cuda, cuTexObjectCreate, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -33204,19 +33231,18 @@ static CUresult cuda_traced_cuTexObjectDestroy(cuda_cuTexObjectDestroy_fn *trace
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectDestroy) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectDestroy__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 396);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(texObject);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(396, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(396, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -33241,7 +33267,8 @@ static CUresult cuda_traced_cuTexObjectDestroy(cuda_cuTexObjectDestroy_fn *trace
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectDestroy))
     lttng_ust_tracepoint(lttng_ust_cuda, cuTexObjectDestroy, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -33280,19 +33307,18 @@ static CUresult cuda_traced_cuTexObjectGetResourceDesc(cuda_cuTexObjectGetResour
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectGetResourceDesc) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectGetResourceDesc__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 397);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pResDesc, texObject);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(397, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(397, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -33319,7 +33345,8 @@ static CUresult cuda_traced_cuTexObjectGetResourceDesc(cuda_cuTexObjectGetResour
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectGetResourceDesc))
     lttng_ust_tracepoint(lttng_ust_cuda, cuTexObjectGetResourceDesc, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -33359,19 +33386,18 @@ static CUresult cuda_traced_cuTexObjectGetTextureDesc(cuda_cuTexObjectGetTexture
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectGetTextureDesc) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectGetTextureDesc__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 398);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pTexDesc, texObject);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(398, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(398, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -33398,7 +33424,8 @@ static CUresult cuda_traced_cuTexObjectGetTextureDesc(cuda_cuTexObjectGetTexture
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectGetTextureDesc))
     lttng_ust_tracepoint(lttng_ust_cuda, cuTexObjectGetTextureDesc, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -33438,19 +33465,18 @@ static CUresult cuda_traced_cuTexObjectGetResourceViewDesc(cuda_cuTexObjectGetRe
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectGetResourceViewDesc) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectGetResourceViewDesc__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 399);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pResViewDesc, texObject);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(399, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(399, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -33477,7 +33503,8 @@ static CUresult cuda_traced_cuTexObjectGetResourceViewDesc(cuda_cuTexObjectGetRe
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectGetResourceViewDesc))
     lttng_ust_tracepoint(lttng_ust_cuda, cuTexObjectGetResourceViewDesc, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -33516,19 +33543,18 @@ static CUresult cuda_traced_cuSurfObjectCreate(cuda_cuSurfObjectCreate_fn *trace
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfObjectCreate) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfObjectCreate__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 400);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pSurfObject, pResDesc);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(400, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(400, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -33556,7 +33582,8 @@ static CUresult cuda_traced_cuSurfObjectCreate(cuda_cuSurfObjectCreate_fn *trace
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfObjectCreate))
     lttng_ust_tracepoint(lttng_ust_cuda, cuSurfObjectCreate, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -33594,19 +33621,18 @@ static CUresult cuda_traced_cuSurfObjectDestroy(cuda_cuSurfObjectDestroy_fn *tra
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfObjectDestroy) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfObjectDestroy__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 401);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(surfObject);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(401, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(401, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -33631,7 +33657,8 @@ static CUresult cuda_traced_cuSurfObjectDestroy(cuda_cuSurfObjectDestroy_fn *tra
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfObjectDestroy))
     lttng_ust_tracepoint(lttng_ust_cuda, cuSurfObjectDestroy, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -33670,19 +33697,18 @@ static CUresult cuda_traced_cuSurfObjectGetResourceDesc(cuda_cuSurfObjectGetReso
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfObjectGetResourceDesc) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfObjectGetResourceDesc__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 402);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pResDesc, surfObject);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(402, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(402, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -33709,7 +33735,8 @@ static CUresult cuda_traced_cuSurfObjectGetResourceDesc(cuda_cuSurfObjectGetReso
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfObjectGetResourceDesc))
     lttng_ust_tracepoint(lttng_ust_cuda, cuSurfObjectGetResourceDesc, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -33760,21 +33787,20 @@ static CUresult cuda_traced_cuTensorMapEncodeTiled(cuda_cuTensorMapEncodeTiled_f
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapEncodeTiled) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapEncodeTiled__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 403);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(tensorMap, tensorDataType, tensorRank, globalAddress, globalDim,
                                 globalStrides, boxDim, elementStrides, interleave, swizzle,
                                 l2Promotion, oobFill);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(403, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(403, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -33826,7 +33852,8 @@ static CUresult cuda_traced_cuTensorMapEncodeTiled(cuda_cuTensorMapEncodeTiled_f
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapEncodeTiled))
     lttng_ust_tracepoint(lttng_ust_cuda, cuTensorMapEncodeTiled, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -33889,22 +33916,21 @@ static CUresult cuda_traced_cuTensorMapEncodeIm2col(cuda_cuTensorMapEncodeIm2col
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapEncodeIm2col) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapEncodeIm2col__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 404);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(tensorMap, tensorDataType, tensorRank, globalAddress, globalDim,
                                 globalStrides, pixelBoxLowerCorner, pixelBoxUpperCorner,
                                 channelsPerPixel, pixelsPerColumn, elementStrides, interleave,
                                 swizzle, l2Promotion, oobFill);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(404, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(404, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -33965,7 +33991,8 @@ static CUresult cuda_traced_cuTensorMapEncodeIm2col(cuda_cuTensorMapEncodeIm2col
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapEncodeIm2col))
     lttng_ust_tracepoint(lttng_ust_cuda, cuTensorMapEncodeIm2col, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -34034,22 +34061,21 @@ static CUresult cuda_traced_cuTensorMapEncodeIm2colWide(cuda_cuTensorMapEncodeIm
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapEncodeIm2colWide) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapEncodeIm2colWide__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 405);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(tensorMap, tensorDataType, tensorRank, globalAddress, globalDim,
                                 globalStrides, pixelBoxLowerCornerWidth, pixelBoxUpperCornerWidth,
                                 channelsPerPixel, pixelsPerColumn, elementStrides, interleave, mode,
                                 swizzle, l2Promotion, oobFill);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(405, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(405, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -34112,7 +34138,8 @@ static CUresult cuda_traced_cuTensorMapEncodeIm2colWide(cuda_cuTensorMapEncodeIm
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapEncodeIm2colWide))
     lttng_ust_tracepoint(lttng_ust_cuda, cuTensorMapEncodeIm2colWide, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -34167,19 +34194,18 @@ static CUresult cuda_traced_cuTensorMapReplaceAddress(cuda_cuTensorMapReplaceAdd
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapReplaceAddress) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapReplaceAddress__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 406);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(tensorMap, globalAddress);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(406, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(406, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -34206,7 +34232,8 @@ static CUresult cuda_traced_cuTensorMapReplaceAddress(cuda_cuTensorMapReplaceAdd
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapReplaceAddress))
     lttng_ust_tracepoint(lttng_ust_cuda, cuTensorMapReplaceAddress, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -34245,19 +34272,18 @@ static CUresult cuda_traced_cuDeviceCanAccessPeer(cuda_cuDeviceCanAccessPeer_fn 
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceCanAccessPeer) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceCanAccessPeer__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 407);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(canAccessPeer, dev, peerDev);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(407, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(407, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -34288,7 +34314,8 @@ static CUresult cuda_traced_cuDeviceCanAccessPeer(cuda_cuDeviceCanAccessPeer_fn 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceCanAccessPeer))
     lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceCanAccessPeer, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -34327,19 +34354,18 @@ static CUresult cuda_traced_cuCtxEnablePeerAccess(cuda_cuCtxEnablePeerAccess_fn 
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxEnablePeerAccess) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxEnablePeerAccess__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 408);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(peerContext, Flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(408, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(408, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -34366,7 +34392,8 @@ static CUresult cuda_traced_cuCtxEnablePeerAccess(cuda_cuCtxEnablePeerAccess_fn 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxEnablePeerAccess))
     lttng_ust_tracepoint(lttng_ust_cuda, cuCtxEnablePeerAccess, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -34404,19 +34431,18 @@ static CUresult cuda_traced_cuCtxDisablePeerAccess(cuda_cuCtxDisablePeerAccess_f
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxDisablePeerAccess) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxDisablePeerAccess__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 409);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(peerContext);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(409, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(409, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -34441,7 +34467,8 @@ static CUresult cuda_traced_cuCtxDisablePeerAccess(cuda_cuCtxDisablePeerAccess_f
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxDisablePeerAccess))
     lttng_ust_tracepoint(lttng_ust_cuda, cuCtxDisablePeerAccess, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -34480,19 +34507,18 @@ static CUresult cuda_traced_cuDeviceGetP2PAttribute(cuda_cuDeviceGetP2PAttribute
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetP2PAttribute) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetP2PAttribute__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 410);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(value, attrib, srcDevice, dstDevice);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(410, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(410, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -34525,7 +34551,8 @@ static CUresult cuda_traced_cuDeviceGetP2PAttribute(cuda_cuDeviceGetP2PAttribute
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetP2PAttribute))
     lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceGetP2PAttribute, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -34568,19 +34595,18 @@ static CUresult cuda_traced_cuDeviceGetP2PAtomicCapabilities(cuda_cuDeviceGetP2P
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetP2PAtomicCapabilities) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetP2PAtomicCapabilities__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 411);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(capabilities, operations, count, srcDevice, dstDevice);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(411, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(411, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -34616,7 +34642,8 @@ static CUresult cuda_traced_cuDeviceGetP2PAtomicCapabilities(cuda_cuDeviceGetP2P
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetP2PAtomicCapabilities))
     lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceGetP2PAtomicCapabilities, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -34658,19 +34685,18 @@ static CUresult cuda_traced_cuGraphicsUnregisterResource(cuda_cuGraphicsUnregist
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsUnregisterResource) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsUnregisterResource__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 412);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(resource);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(412, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(412, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -34695,7 +34721,8 @@ static CUresult cuda_traced_cuGraphicsUnregisterResource(cuda_cuGraphicsUnregist
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsUnregisterResource))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphicsUnregisterResource, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -34737,19 +34764,18 @@ static CUresult cuda_traced_cuGraphicsSubResourceGetMappedArray(cuda_cuGraphicsS
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsSubResourceGetMappedArray) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsSubResourceGetMappedArray__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 413);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pArray, resource, arrayIndex, mipLevel);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(413, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(413, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -34782,7 +34808,8 @@ static CUresult cuda_traced_cuGraphicsSubResourceGetMappedArray(cuda_cuGraphicsS
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsSubResourceGetMappedArray))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphicsSubResourceGetMappedArray, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -34823,19 +34850,18 @@ static CUresult cuda_traced_cuGraphicsResourceGetMappedMipmappedArray(cuda_cuGra
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsResourceGetMappedMipmappedArray) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsResourceGetMappedMipmappedArray__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 414);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pMipmappedArray, resource);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(414, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(414, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -34863,7 +34889,8 @@ static CUresult cuda_traced_cuGraphicsResourceGetMappedMipmappedArray(cuda_cuGra
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsResourceGetMappedMipmappedArray))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphicsResourceGetMappedMipmappedArray, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -34906,19 +34933,18 @@ static CUresult cuda_traced_cuGraphicsResourceGetMappedPointer_v2(cuda_cuGraphic
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsResourceGetMappedPointer_v2) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsResourceGetMappedPointer_v2__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 415);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pDevPtr, pSize, resource);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(415, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(415, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -34950,7 +34976,8 @@ static CUresult cuda_traced_cuGraphicsResourceGetMappedPointer_v2(cuda_cuGraphic
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsResourceGetMappedPointer_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphicsResourceGetMappedPointer_v2, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -34991,19 +35018,18 @@ static CUresult cuda_traced_cuGraphicsResourceSetMapFlags_v2(cuda_cuGraphicsReso
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsResourceSetMapFlags_v2) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsResourceSetMapFlags_v2__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 416);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(resource, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(416, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(416, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -35030,7 +35056,8 @@ static CUresult cuda_traced_cuGraphicsResourceSetMapFlags_v2(cuda_cuGraphicsReso
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsResourceSetMapFlags_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphicsResourceSetMapFlags_v2, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -35069,19 +35096,18 @@ static CUresult cuda_traced_cuGraphicsMapResources(cuda_cuGraphicsMapResources_f
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsMapResources) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsMapResources__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 417);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(count, resources, hStream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(417, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(417, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -35112,7 +35138,8 @@ static CUresult cuda_traced_cuGraphicsMapResources(cuda_cuGraphicsMapResources_f
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsMapResources))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphicsMapResources, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -35152,19 +35179,18 @@ static CUresult cuda_traced_cuGraphicsUnmapResources(cuda_cuGraphicsUnmapResourc
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsUnmapResources) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsUnmapResources__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 418);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(count, resources, hStream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(418, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(418, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -35195,7 +35221,8 @@ static CUresult cuda_traced_cuGraphicsUnmapResources(cuda_cuGraphicsUnmapResourc
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsUnmapResources))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphicsUnmapResources, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -35268,7 +35295,8 @@ static CUresult cuda_traced_cuGetProcAddress_v2(cuda_cuGetProcAddress_v2_fn *tra
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetProcAddress_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGetProcAddress_v2, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -35309,19 +35337,18 @@ static CUresult cuda_traced_cuCoredumpGetAttribute(cuda_cuCoredumpGetAttribute_f
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpGetAttribute) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpGetAttribute__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 420);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(attrib, value, size);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(420, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(420, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -35351,7 +35378,8 @@ static CUresult cuda_traced_cuCoredumpGetAttribute(cuda_cuCoredumpGetAttribute_f
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpGetAttribute))
     lttng_ust_tracepoint(lttng_ust_cuda, cuCoredumpGetAttribute, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -35391,19 +35419,18 @@ static CUresult cuda_traced_cuCoredumpGetAttributeGlobal(cuda_cuCoredumpGetAttri
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpGetAttributeGlobal) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpGetAttributeGlobal__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 421);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(attrib, value, size);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(421, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(421, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -35433,7 +35460,8 @@ static CUresult cuda_traced_cuCoredumpGetAttributeGlobal(cuda_cuCoredumpGetAttri
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpGetAttributeGlobal))
     lttng_ust_tracepoint(lttng_ust_cuda, cuCoredumpGetAttributeGlobal, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -35473,19 +35501,18 @@ static CUresult cuda_traced_cuCoredumpSetAttribute(cuda_cuCoredumpSetAttribute_f
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpSetAttribute) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpSetAttribute__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 422);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(attrib, value, size);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(422, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(422, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -35515,7 +35542,8 @@ static CUresult cuda_traced_cuCoredumpSetAttribute(cuda_cuCoredumpSetAttribute_f
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpSetAttribute))
     lttng_ust_tracepoint(lttng_ust_cuda, cuCoredumpSetAttribute, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -35555,19 +35583,18 @@ static CUresult cuda_traced_cuCoredumpSetAttributeGlobal(cuda_cuCoredumpSetAttri
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpSetAttributeGlobal) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpSetAttributeGlobal__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 423);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(attrib, value, size);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(423, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(423, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -35597,7 +35624,8 @@ static CUresult cuda_traced_cuCoredumpSetAttributeGlobal(cuda_cuCoredumpSetAttri
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpSetAttributeGlobal))
     lttng_ust_tracepoint(lttng_ust_cuda, cuCoredumpSetAttributeGlobal, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -35636,19 +35664,18 @@ static CUresult cuda_traced_cuGetExportTable(cuda_cuGetExportTable_fn *tracer_re
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetExportTable) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetExportTable__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 424);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(ppExportTable, pExportTableId);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(424, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(424, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -35676,7 +35703,8 @@ static CUresult cuda_traced_cuGetExportTable(cuda_cuGetExportTable_fn *tracer_re
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetExportTable))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGetExportTable, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -35716,19 +35744,18 @@ static CUresult cuda_traced_cuGreenCtxCreate(cuda_cuGreenCtxCreate_fn *tracer_re
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxCreate) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxCreate__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 425);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(phCtx, desc, dev, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(425, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(425, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -35761,7 +35788,8 @@ static CUresult cuda_traced_cuGreenCtxCreate(cuda_cuGreenCtxCreate_fn *tracer_re
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxCreate))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGreenCtxCreate, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -35800,19 +35828,18 @@ static CUresult cuda_traced_cuGreenCtxDestroy(cuda_cuGreenCtxDestroy_fn *tracer_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxDestroy) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxDestroy__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 426);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hCtx);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(426, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(426, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -35837,7 +35864,8 @@ static CUresult cuda_traced_cuGreenCtxDestroy(cuda_cuGreenCtxDestroy_fn *tracer_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxDestroy))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGreenCtxDestroy, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -35875,19 +35903,18 @@ static CUresult cuda_traced_cuCtxFromGreenCtx(cuda_cuCtxFromGreenCtx_fn *tracer_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxFromGreenCtx) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxFromGreenCtx__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 427);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pContext, hCtx);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(427, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(427, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -35915,7 +35942,8 @@ static CUresult cuda_traced_cuCtxFromGreenCtx(cuda_cuCtxFromGreenCtx_fn *tracer_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxFromGreenCtx))
     lttng_ust_tracepoint(lttng_ust_cuda, cuCtxFromGreenCtx, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -35953,19 +35981,18 @@ static CUresult cuda_traced_cuDeviceGetDevResource(cuda_cuDeviceGetDevResource_f
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetDevResource) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetDevResource__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 428);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(device, resource, type);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(428, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(428, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -35995,7 +36022,8 @@ static CUresult cuda_traced_cuDeviceGetDevResource(cuda_cuDeviceGetDevResource_f
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetDevResource))
     lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceGetDevResource, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -36034,19 +36062,18 @@ static CUresult cuda_traced_cuCtxGetDevResource(cuda_cuCtxGetDevResource_fn *tra
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevResource) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevResource__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 429);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hCtx, resource, type);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(429, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(429, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -36075,7 +36102,8 @@ static CUresult cuda_traced_cuCtxGetDevResource(cuda_cuCtxGetDevResource_fn *tra
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevResource))
     lttng_ust_tracepoint(lttng_ust_cuda, cuCtxGetDevResource, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -36115,19 +36143,18 @@ static CUresult cuda_traced_cuGreenCtxGetDevResource(cuda_cuGreenCtxGetDevResour
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxGetDevResource) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxGetDevResource__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 430);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hCtx, resource, type);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(430, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(430, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -36156,7 +36183,8 @@ static CUresult cuda_traced_cuGreenCtxGetDevResource(cuda_cuGreenCtxGetDevResour
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxGetDevResource))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGreenCtxGetDevResource, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -36200,19 +36228,18 @@ static CUresult cuda_traced_cuDevSmResourceSplitByCount(cuda_cuDevSmResourceSpli
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevSmResourceSplitByCount) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevSmResourceSplitByCount__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 431);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(result, nbGroups, input, remaining, useFlags, minCount);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(431, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(431, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -36250,7 +36277,8 @@ static CUresult cuda_traced_cuDevSmResourceSplitByCount(cuda_cuDevSmResourceSpli
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevSmResourceSplitByCount))
     lttng_ust_tracepoint(lttng_ust_cuda, cuDevSmResourceSplitByCount, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -36293,19 +36321,18 @@ static CUresult cuda_traced_cuDevResourceGenerateDesc(cuda_cuDevResourceGenerate
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevResourceGenerateDesc) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevResourceGenerateDesc__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 432);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(phDesc, resources, nbResources);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(432, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(432, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -36336,7 +36363,8 @@ static CUresult cuda_traced_cuDevResourceGenerateDesc(cuda_cuDevResourceGenerate
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevResourceGenerateDesc))
     lttng_ust_tracepoint(lttng_ust_cuda, cuDevResourceGenerateDesc, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -36376,19 +36404,18 @@ static CUresult cuda_traced_cuGreenCtxRecordEvent(cuda_cuGreenCtxRecordEvent_fn 
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxRecordEvent) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxRecordEvent__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 433);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hCtx, hEvent);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(433, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(433, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -36415,7 +36442,8 @@ static CUresult cuda_traced_cuGreenCtxRecordEvent(cuda_cuGreenCtxRecordEvent_fn 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxRecordEvent))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGreenCtxRecordEvent, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -36453,19 +36481,18 @@ static CUresult cuda_traced_cuGreenCtxWaitEvent(cuda_cuGreenCtxWaitEvent_fn *tra
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxWaitEvent) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxWaitEvent__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 434);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hCtx, hEvent);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(434, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(434, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -36492,7 +36519,8 @@ static CUresult cuda_traced_cuGreenCtxWaitEvent(cuda_cuGreenCtxWaitEvent_fn *tra
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxWaitEvent))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGreenCtxWaitEvent, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -36530,19 +36558,18 @@ static CUresult cuda_traced_cuStreamGetGreenCtx(cuda_cuStreamGetGreenCtx_fn *tra
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetGreenCtx) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetGreenCtx__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 435);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hStream, phCtx);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(435, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(435, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -36570,7 +36597,8 @@ static CUresult cuda_traced_cuStreamGetGreenCtx(cuda_cuStreamGetGreenCtx_fn *tra
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetGreenCtx))
     lttng_ust_tracepoint(lttng_ust_cuda, cuStreamGetGreenCtx, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -36609,19 +36637,18 @@ static CUresult cuda_traced_cuGreenCtxStreamCreate(cuda_cuGreenCtxStreamCreate_f
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxStreamCreate) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxStreamCreate__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 436);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(phStream, greenCtx, flags, priority);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(436, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(436, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -36654,7 +36681,8 @@ static CUresult cuda_traced_cuGreenCtxStreamCreate(cuda_cuGreenCtxStreamCreate_f
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxStreamCreate))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGreenCtxStreamCreate, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -36694,19 +36722,18 @@ static CUresult cuda_traced_cuGreenCtxGetId(cuda_cuGreenCtxGetId_fn *tracer_real
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxGetId) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxGetId__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 437);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(greenCtx, greenCtxId);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(437, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(437, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -36734,7 +36761,8 @@ static CUresult cuda_traced_cuGreenCtxGetId(cuda_cuGreenCtxGetId_fn *tracer_real
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxGetId))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGreenCtxGetId, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -36773,19 +36801,18 @@ static CUresult cuda_traced_cuLogsRegisterCallback(cuda_cuLogsRegisterCallback_f
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsRegisterCallback) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsRegisterCallback__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 438);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(callbackFunc, userData, callback_out);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(438, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(438, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -36816,7 +36843,8 @@ static CUresult cuda_traced_cuLogsRegisterCallback(cuda_cuLogsRegisterCallback_f
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsRegisterCallback))
     lttng_ust_tracepoint(lttng_ust_cuda, cuLogsRegisterCallback, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -36856,19 +36884,18 @@ static CUresult cuda_traced_cuLogsUnregisterCallback(cuda_cuLogsUnregisterCallba
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsUnregisterCallback) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsUnregisterCallback__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 439);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(callback);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(439, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(439, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -36893,7 +36920,8 @@ static CUresult cuda_traced_cuLogsUnregisterCallback(cuda_cuLogsUnregisterCallba
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsUnregisterCallback))
     lttng_ust_tracepoint(lttng_ust_cuda, cuLogsUnregisterCallback, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -36931,19 +36959,18 @@ static CUresult cuda_traced_cuLogsCurrent(cuda_cuLogsCurrent_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsCurrent) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsCurrent__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 440);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(iterator_out, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(440, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(440, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -36971,7 +36998,8 @@ static CUresult cuda_traced_cuLogsCurrent(cuda_cuLogsCurrent_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsCurrent))
     lttng_ust_tracepoint(lttng_ust_cuda, cuLogsCurrent, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -37009,19 +37037,18 @@ static CUresult cuda_traced_cuLogsDumpToFile(cuda_cuLogsDumpToFile_fn *tracer_re
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsDumpToFile) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsDumpToFile__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 441);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(iterator, pathToFile, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(441, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(441, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -37052,7 +37079,8 @@ static CUresult cuda_traced_cuLogsDumpToFile(cuda_cuLogsDumpToFile_fn *tracer_re
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsDumpToFile))
     lttng_ust_tracepoint(lttng_ust_cuda, cuLogsDumpToFile, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -37091,19 +37119,18 @@ static CUresult cuda_traced_cuLogsDumpToMemory(cuda_cuLogsDumpToMemory_fn *trace
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsDumpToMemory) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsDumpToMemory__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 442);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(iterator, buffer, size, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(442, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(442, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -37138,7 +37165,8 @@ static CUresult cuda_traced_cuLogsDumpToMemory(cuda_cuLogsDumpToMemory_fn *trace
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsDumpToMemory))
     lttng_ust_tracepoint(lttng_ust_cuda, cuLogsDumpToMemory, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -37177,19 +37205,18 @@ static CUresult cuda_traced_cuCheckpointProcessGetRestoreThreadId(cuda_cuCheckpo
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessGetRestoreThreadId) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessGetRestoreThreadId__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 443);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pid, tid);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(443, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(443, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -37217,7 +37244,8 @@ static CUresult cuda_traced_cuCheckpointProcessGetRestoreThreadId(cuda_cuCheckpo
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessGetRestoreThreadId))
     lttng_ust_tracepoint(lttng_ust_cuda, cuCheckpointProcessGetRestoreThreadId, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -37256,19 +37284,18 @@ static CUresult cuda_traced_cuCheckpointProcessGetState(cuda_cuCheckpointProcess
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessGetState) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessGetState__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 444);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pid, state);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(444, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(444, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -37296,7 +37323,8 @@ static CUresult cuda_traced_cuCheckpointProcessGetState(cuda_cuCheckpointProcess
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessGetState))
     lttng_ust_tracepoint(lttng_ust_cuda, cuCheckpointProcessGetState, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -37335,19 +37363,18 @@ static CUresult cuda_traced_cuCheckpointProcessLock(cuda_cuCheckpointProcessLock
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessLock) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessLock__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 445);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pid, args);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(445, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(445, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -37374,7 +37401,8 @@ static CUresult cuda_traced_cuCheckpointProcessLock(cuda_cuCheckpointProcessLock
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessLock))
     lttng_ust_tracepoint(lttng_ust_cuda, cuCheckpointProcessLock, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -37412,19 +37440,18 @@ static CUresult cuda_traced_cuCheckpointProcessCheckpoint(cuda_cuCheckpointProce
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessCheckpoint) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessCheckpoint__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 446);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pid, args);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(446, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(446, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -37451,7 +37478,8 @@ static CUresult cuda_traced_cuCheckpointProcessCheckpoint(cuda_cuCheckpointProce
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessCheckpoint))
     lttng_ust_tracepoint(lttng_ust_cuda, cuCheckpointProcessCheckpoint, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -37490,19 +37518,18 @@ static CUresult cuda_traced_cuCheckpointProcessRestore(cuda_cuCheckpointProcessR
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessRestore) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessRestore__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 447);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pid, args);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(447, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(447, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -37529,7 +37556,8 @@ static CUresult cuda_traced_cuCheckpointProcessRestore(cuda_cuCheckpointProcessR
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessRestore))
     lttng_ust_tracepoint(lttng_ust_cuda, cuCheckpointProcessRestore, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }
@@ -37567,19 +37595,18 @@ static CUresult cuda_traced_cuCheckpointProcessUnlock(cuda_cuCheckpointProcessUn
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessUnlock) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessUnlock__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cuda", 448);
     CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pid, args);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(448, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(448, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -37606,7 +37633,8 @@ static CUresult cuda_traced_cuCheckpointProcessUnlock(cuda_cuCheckpointProcessUn
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessUnlock))
     lttng_ust_tracepoint(lttng_ust_cuda, cuCheckpointProcessUnlock, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cuda_depth--;
   return tracer_args.tracer_result;
 }

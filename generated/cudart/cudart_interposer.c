@@ -677,19 +677,18 @@ static cudaError_t cudart_traced_cudaDeviceReset(cudart_cudaDeviceReset_fn *trac
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceReset) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceReset__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 0);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real();
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(0, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(0, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -712,7 +711,8 @@ static cudaError_t cudart_traced_cudaDeviceReset(cudart_cudaDeviceReset_fn *trac
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceReset))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceReset, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -749,19 +749,18 @@ static cudaError_t cudart_traced_cudaDeviceSynchronize(cudart_cudaDeviceSynchron
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSynchronize) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSynchronize__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 1);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real();
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(1, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(1, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -784,7 +783,8 @@ static cudaError_t cudart_traced_cudaDeviceSynchronize(cudart_cudaDeviceSynchron
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSynchronize))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceSynchronize, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -822,19 +822,18 @@ static cudaError_t cudart_traced_cudaDeviceSetLimit(cudart_cudaDeviceSetLimit_fn
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetLimit) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetLimit__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 2);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(limit, value);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(2, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(2, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -861,7 +860,8 @@ static cudaError_t cudart_traced_cudaDeviceSetLimit(cudart_cudaDeviceSetLimit_fn
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetLimit))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceSetLimit, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -899,19 +899,18 @@ static cudaError_t cudart_traced_cudaDeviceGetLimit(cudart_cudaDeviceGetLimit_fn
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetLimit) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetLimit__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 3);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pValue, limit);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(3, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(3, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -939,7 +938,8 @@ static cudaError_t cudart_traced_cudaDeviceGetLimit(cudart_cudaDeviceGetLimit_fn
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetLimit))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGetLimit, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -979,19 +979,18 @@ static cudaError_t cudart_traced_cudaDeviceGetTexture1DLinearMaxWidth(cudart_cud
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetTexture1DLinearMaxWidth) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetTexture1DLinearMaxWidth__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 4);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(maxWidthInElements, fmtDesc, device);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(4, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(4, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -1022,7 +1021,8 @@ static cudaError_t cudart_traced_cudaDeviceGetTexture1DLinearMaxWidth(cudart_cud
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetTexture1DLinearMaxWidth))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGetTexture1DLinearMaxWidth, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -1064,19 +1064,18 @@ static cudaError_t cudart_traced_cudaDeviceGetCacheConfig(cudart_cudaDeviceGetCa
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetCacheConfig) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetCacheConfig__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 5);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pCacheConfig);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(5, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(5, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -1102,7 +1101,8 @@ static cudaError_t cudart_traced_cudaDeviceGetCacheConfig(cudart_cudaDeviceGetCa
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetCacheConfig))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGetCacheConfig, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -1142,19 +1142,18 @@ static cudaError_t cudart_traced_cudaDeviceGetStreamPriorityRange(cudart_cudaDev
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetStreamPriorityRange) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetStreamPriorityRange__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 6);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(leastPriority, greatestPriority);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(6, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(6, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -1183,7 +1182,8 @@ static cudaError_t cudart_traced_cudaDeviceGetStreamPriorityRange(cudart_cudaDev
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetStreamPriorityRange))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGetStreamPriorityRange, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -1222,19 +1222,18 @@ static cudaError_t cudart_traced_cudaDeviceSetCacheConfig(cudart_cudaDeviceSetCa
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetCacheConfig) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetCacheConfig__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 7);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(cacheConfig);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(7, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(7, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -1259,7 +1258,8 @@ static cudaError_t cudart_traced_cudaDeviceSetCacheConfig(cudart_cudaDeviceSetCa
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetCacheConfig))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceSetCacheConfig, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -1298,19 +1298,18 @@ static cudaError_t cudart_traced_cudaDeviceGetByPCIBusId(cudart_cudaDeviceGetByP
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetByPCIBusId) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetByPCIBusId__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 8);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(device, pciBusId);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(8, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(8, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -1338,7 +1337,8 @@ static cudaError_t cudart_traced_cudaDeviceGetByPCIBusId(cudart_cudaDeviceGetByP
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetByPCIBusId))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGetByPCIBusId, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -1377,19 +1377,18 @@ static cudaError_t cudart_traced_cudaDeviceGetPCIBusId(cudart_cudaDeviceGetPCIBu
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetPCIBusId) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetPCIBusId__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 9);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pciBusId, len, device);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(9, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(9, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -1419,7 +1418,8 @@ static cudaError_t cudart_traced_cudaDeviceGetPCIBusId(cudart_cudaDeviceGetPCIBu
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetPCIBusId))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGetPCIBusId, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -1459,19 +1459,18 @@ static cudaError_t cudart_traced_cudaIpcGetEventHandle(cudart_cudaIpcGetEventHan
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcGetEventHandle) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcGetEventHandle__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 10);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(handle, event);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(10, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(10, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -1498,7 +1497,8 @@ static cudaError_t cudart_traced_cudaIpcGetEventHandle(cudart_cudaIpcGetEventHan
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcGetEventHandle))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaIpcGetEventHandle, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -1538,19 +1538,18 @@ static cudaError_t cudart_traced_cudaIpcOpenEventHandle(cudart_cudaIpcOpenEventH
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcOpenEventHandle) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcOpenEventHandle__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 11);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(event, handle);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(11, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(11, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -1577,7 +1576,8 @@ static cudaError_t cudart_traced_cudaIpcOpenEventHandle(cudart_cudaIpcOpenEventH
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcOpenEventHandle))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaIpcOpenEventHandle, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -1616,19 +1616,18 @@ static cudaError_t cudart_traced_cudaIpcGetMemHandle(cudart_cudaIpcGetMemHandle_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcGetMemHandle) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcGetMemHandle__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 12);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(handle, devPtr);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(12, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(12, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -1655,7 +1654,8 @@ static cudaError_t cudart_traced_cudaIpcGetMemHandle(cudart_cudaIpcGetMemHandle_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcGetMemHandle))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaIpcGetMemHandle, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -1693,19 +1693,18 @@ static cudaError_t cudart_traced_cudaIpcOpenMemHandle(cudart_cudaIpcOpenMemHandl
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcOpenMemHandle) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcOpenMemHandle__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 13);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(devPtr, handle, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(13, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(13, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -1734,7 +1733,8 @@ static cudaError_t cudart_traced_cudaIpcOpenMemHandle(cudart_cudaIpcOpenMemHandl
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcOpenMemHandle))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaIpcOpenMemHandle, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -1772,19 +1772,18 @@ static cudaError_t cudart_traced_cudaIpcCloseMemHandle(cudart_cudaIpcCloseMemHan
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcCloseMemHandle) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcCloseMemHandle__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 14);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(devPtr);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(14, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(14, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -1809,7 +1808,8 @@ static cudaError_t cudart_traced_cudaIpcCloseMemHandle(cudart_cudaIpcCloseMemHan
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcCloseMemHandle))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaIpcCloseMemHandle, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -1848,19 +1848,18 @@ static cudaError_t cudart_traced_cudaDeviceFlushGPUDirectRDMAWrites(cudart_cudaD
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceFlushGPUDirectRDMAWrites) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceFlushGPUDirectRDMAWrites__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 15);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(target, scope);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(15, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(15, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -1887,7 +1886,8 @@ static cudaError_t cudart_traced_cudaDeviceFlushGPUDirectRDMAWrites(cudart_cudaD
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceFlushGPUDirectRDMAWrites))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceFlushGPUDirectRDMAWrites, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -1930,19 +1930,18 @@ static cudaError_t cudart_traced_cudaDeviceRegisterAsyncNotification(cudart_cuda
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceRegisterAsyncNotification) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceRegisterAsyncNotification__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 16);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(device, callbackFunc, userData, callback);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(16, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(16, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -1975,7 +1974,8 @@ static cudaError_t cudart_traced_cudaDeviceRegisterAsyncNotification(cudart_cuda
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceRegisterAsyncNotification))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceRegisterAsyncNotification, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -2017,19 +2017,18 @@ static cudaError_t cudart_traced_cudaDeviceUnregisterAsyncNotification(cudart_cu
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceUnregisterAsyncNotification) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceUnregisterAsyncNotification__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 17);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(device, callback);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(17, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(17, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -2056,7 +2055,8 @@ static cudaError_t cudart_traced_cudaDeviceUnregisterAsyncNotification(cudart_cu
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceUnregisterAsyncNotification))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceUnregisterAsyncNotification, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -2096,19 +2096,18 @@ static cudaError_t cudart_traced_cudaDeviceGetSharedMemConfig(cudart_cudaDeviceG
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetSharedMemConfig) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetSharedMemConfig__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 18);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pConfig);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(18, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(18, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -2134,7 +2133,8 @@ static cudaError_t cudart_traced_cudaDeviceGetSharedMemConfig(cudart_cudaDeviceG
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetSharedMemConfig))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGetSharedMemConfig, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -2173,19 +2173,18 @@ static cudaError_t cudart_traced_cudaDeviceSetSharedMemConfig(cudart_cudaDeviceS
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetSharedMemConfig) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetSharedMemConfig__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 19);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(config);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(19, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(19, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -2210,7 +2209,8 @@ static cudaError_t cudart_traced_cudaDeviceSetSharedMemConfig(cudart_cudaDeviceS
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetSharedMemConfig))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceSetSharedMemConfig, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -2263,19 +2263,18 @@ static cudaError_t cudart_traced_cudaGetLastError(cudart_cudaGetLastError_fn *tr
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetLastError) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetLastError__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 20);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real();
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(20, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(20, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -2298,7 +2297,8 @@ static cudaError_t cudart_traced_cudaGetLastError(cudart_cudaGetLastError_fn *tr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetLastError))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetLastError, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -2350,19 +2350,18 @@ static cudaError_t cudart_traced_cudaPeekAtLastError(cudart_cudaPeekAtLastError_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPeekAtLastError) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPeekAtLastError__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 21);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real();
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(21, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(21, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -2385,7 +2384,8 @@ static cudaError_t cudart_traced_cudaPeekAtLastError(cudart_cudaPeekAtLastError_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPeekAtLastError))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaPeekAtLastError, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -2422,19 +2422,18 @@ static const char *cudart_traced_cudaGetErrorName(cudart_cudaGetErrorName_fn *tr
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetErrorName) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetErrorName__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 22);
     const char *tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(error);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(22, tracer_depth, 0);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(22, tracer_depth, 0));
     cudart_depth--;
     return tracer_result;
   }
@@ -2460,7 +2459,8 @@ static const char *cudart_traced_cudaGetErrorName(cudart_cudaGetErrorName_fn *tr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetErrorName))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetErrorName, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -2497,19 +2497,18 @@ static const char *cudart_traced_cudaGetErrorString(cudart_cudaGetErrorString_fn
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetErrorString) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetErrorString__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 23);
     const char *tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(error);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(23, tracer_depth, 0);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(23, tracer_depth, 0));
     cudart_depth--;
     return tracer_result;
   }
@@ -2535,7 +2534,8 @@ static const char *cudart_traced_cudaGetErrorString(cudart_cudaGetErrorString_fn
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetErrorString))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetErrorString, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -2572,19 +2572,18 @@ static cudaError_t cudart_traced_cudaGetDeviceCount(cudart_cudaGetDeviceCount_fn
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceCount) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceCount__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 24);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(count);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(24, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(24, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -2610,7 +2609,8 @@ static cudaError_t cudart_traced_cudaGetDeviceCount(cudart_cudaGetDeviceCount_fn
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceCount))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetDeviceCount, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -2648,19 +2648,18 @@ static cudaError_t cudart_traced_cudaGetDeviceProperties(cudart_cudaGetDevicePro
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceProperties) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceProperties__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 25);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(prop, device);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(25, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(25, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -2687,7 +2686,8 @@ static cudaError_t cudart_traced_cudaGetDeviceProperties(cudart_cudaGetDevicePro
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceProperties))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetDeviceProperties, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -2726,19 +2726,18 @@ static cudaError_t cudart_traced_cudaDeviceGetAttribute(cudart_cudaDeviceGetAttr
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetAttribute) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetAttribute__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 26);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(value, attr, device);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(26, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(26, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -2768,7 +2767,8 @@ static cudaError_t cudart_traced_cudaDeviceGetAttribute(cudart_cudaDeviceGetAttr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetAttribute))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGetAttribute, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -2809,19 +2809,18 @@ static cudaError_t cudart_traced_cudaDeviceGetHostAtomicCapabilities(cudart_cuda
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetHostAtomicCapabilities) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetHostAtomicCapabilities__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 27);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(capabilities, operations, count, device);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(27, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(27, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -2854,7 +2853,8 @@ static cudaError_t cudart_traced_cudaDeviceGetHostAtomicCapabilities(cudart_cuda
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetHostAtomicCapabilities))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGetHostAtomicCapabilities, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -2895,19 +2895,18 @@ static cudaError_t cudart_traced_cudaDeviceGetDefaultMemPool(cudart_cudaDeviceGe
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetDefaultMemPool) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetDefaultMemPool__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 28);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(memPool, device);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(28, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(28, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -2935,7 +2934,8 @@ static cudaError_t cudart_traced_cudaDeviceGetDefaultMemPool(cudart_cudaDeviceGe
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetDefaultMemPool))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGetDefaultMemPool, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -2974,19 +2974,18 @@ static cudaError_t cudart_traced_cudaDeviceSetMemPool(cudart_cudaDeviceSetMemPoo
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetMemPool) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetMemPool__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 29);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(device, memPool);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(29, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(29, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -3013,7 +3012,8 @@ static cudaError_t cudart_traced_cudaDeviceSetMemPool(cudart_cudaDeviceSetMemPoo
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetMemPool))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceSetMemPool, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -3052,19 +3052,18 @@ static cudaError_t cudart_traced_cudaDeviceGetMemPool(cudart_cudaDeviceGetMemPoo
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetMemPool) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetMemPool__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 30);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(memPool, device);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(30, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(30, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -3092,7 +3091,8 @@ static cudaError_t cudart_traced_cudaDeviceGetMemPool(cudart_cudaDeviceGetMemPoo
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetMemPool))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGetMemPool, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -3132,19 +3132,18 @@ static cudaError_t cudart_traced_cudaDeviceGetNvSciSyncAttributes(cudart_cudaDev
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetNvSciSyncAttributes) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetNvSciSyncAttributes__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 31);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(nvSciSyncAttrList, device, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(31, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(31, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -3174,7 +3173,8 @@ static cudaError_t cudart_traced_cudaDeviceGetNvSciSyncAttributes(cudart_cudaDev
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetNvSciSyncAttributes))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGetNvSciSyncAttributes, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -3214,19 +3214,18 @@ static cudaError_t cudart_traced_cudaDeviceGetP2PAttribute(cudart_cudaDeviceGetP
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetP2PAttribute) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetP2PAttribute__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 32);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(value, attr, srcDevice, dstDevice);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(32, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(32, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -3259,7 +3258,8 @@ static cudaError_t cudart_traced_cudaDeviceGetP2PAttribute(cudart_cudaDeviceGetP
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetP2PAttribute))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGetP2PAttribute, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -3302,19 +3302,18 @@ static cudaError_t cudart_traced_cudaDeviceGetP2PAtomicCapabilities(cudart_cudaD
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetP2PAtomicCapabilities) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetP2PAtomicCapabilities__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 33);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(capabilities, operations, count, srcDevice, dstDevice);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(33, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(33, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -3350,7 +3349,8 @@ static cudaError_t cudart_traced_cudaDeviceGetP2PAtomicCapabilities(cudart_cudaD
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetP2PAtomicCapabilities))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGetP2PAtomicCapabilities, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -3392,19 +3392,18 @@ static cudaError_t cudart_traced_cudaChooseDevice(cudart_cudaChooseDevice_fn *tr
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaChooseDevice) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaChooseDevice__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 34);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(device, prop);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(34, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(34, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -3432,7 +3431,8 @@ static cudaError_t cudart_traced_cudaChooseDevice(cudart_cudaChooseDevice_fn *tr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaChooseDevice))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaChooseDevice, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -3470,19 +3470,18 @@ static cudaError_t cudart_traced_cudaInitDevice(cudart_cudaInitDevice_fn *tracer
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaInitDevice) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaInitDevice__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 35);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(device, deviceFlags, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(35, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(35, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -3512,7 +3511,8 @@ static cudaError_t cudart_traced_cudaInitDevice(cudart_cudaInitDevice_fn *tracer
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaInitDevice))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaInitDevice, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -3550,19 +3550,18 @@ static cudaError_t cudart_traced_cudaSetDevice(cudart_cudaSetDevice_fn *tracer_r
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetDevice) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetDevice__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 36);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(device);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(36, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(36, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -3587,7 +3586,8 @@ static cudaError_t cudart_traced_cudaSetDevice(cudart_cudaSetDevice_fn *tracer_r
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetDevice))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaSetDevice, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -3639,19 +3639,18 @@ static cudaError_t cudart_traced_cudaGetDevice(cudart_cudaGetDevice_fn *tracer_r
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDevice) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDevice__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 37);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(device);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(37, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(37, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -3677,7 +3676,8 @@ static cudaError_t cudart_traced_cudaGetDevice(cudart_cudaGetDevice_fn *tracer_r
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDevice))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetDevice, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -3715,19 +3715,18 @@ static cudaError_t cudart_traced_cudaSetValidDevices(cudart_cudaSetValidDevices_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetValidDevices) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetValidDevices__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 38);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(device_arr, len);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(38, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(38, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -3755,7 +3754,8 @@ static cudaError_t cudart_traced_cudaSetValidDevices(cudart_cudaSetValidDevices_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetValidDevices))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaSetValidDevices, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -3793,19 +3793,18 @@ static cudaError_t cudart_traced_cudaSetDeviceFlags(cudart_cudaSetDeviceFlags_fn
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetDeviceFlags) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetDeviceFlags__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 39);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(39, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(39, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -3830,7 +3829,8 @@ static cudaError_t cudart_traced_cudaSetDeviceFlags(cudart_cudaSetDeviceFlags_fn
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetDeviceFlags))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaSetDeviceFlags, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -3867,19 +3867,18 @@ static cudaError_t cudart_traced_cudaGetDeviceFlags(cudart_cudaGetDeviceFlags_fn
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceFlags) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceFlags__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 40);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(40, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(40, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -3905,7 +3904,8 @@ static cudaError_t cudart_traced_cudaGetDeviceFlags(cudart_cudaGetDeviceFlags_fn
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceFlags))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetDeviceFlags, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -3942,19 +3942,18 @@ static cudaError_t cudart_traced_cudaStreamCreate(cudart_cudaStreamCreate_fn *tr
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreate) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreate__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 41);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pStream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(41, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(41, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -3980,7 +3979,8 @@ static cudaError_t cudart_traced_cudaStreamCreate(cudart_cudaStreamCreate_fn *tr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreate))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamCreate, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -4019,19 +4019,18 @@ static cudaError_t cudart_traced_cudaStreamCreateWithFlags(cudart_cudaStreamCrea
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreateWithFlags) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreateWithFlags__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 42);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pStream, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(42, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(42, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -4059,7 +4058,8 @@ static cudaError_t cudart_traced_cudaStreamCreateWithFlags(cudart_cudaStreamCrea
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreateWithFlags))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamCreateWithFlags, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -4099,19 +4099,18 @@ static cudaError_t cudart_traced_cudaStreamCreateWithPriority(cudart_cudaStreamC
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreateWithPriority) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreateWithPriority__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 43);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pStream, flags, priority);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(43, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(43, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -4142,7 +4141,8 @@ static cudaError_t cudart_traced_cudaStreamCreateWithPriority(cudart_cudaStreamC
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreateWithPriority))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamCreateWithPriority, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -4181,19 +4181,18 @@ static cudaError_t cudart_traced_cudaStreamGetPriority(cudart_cudaStreamGetPrior
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetPriority) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetPriority__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 44);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hStream, priority);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(44, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(44, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -4221,7 +4220,8 @@ static cudaError_t cudart_traced_cudaStreamGetPriority(cudart_cudaStreamGetPrior
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetPriority))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamGetPriority, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -4260,19 +4260,18 @@ static cudaError_t cudart_traced_cudaStreamGetFlags(cudart_cudaStreamGetFlags_fn
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetFlags) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetFlags__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 45);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hStream, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(45, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(45, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -4300,7 +4299,8 @@ static cudaError_t cudart_traced_cudaStreamGetFlags(cudart_cudaStreamGetFlags_fn
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetFlags))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamGetFlags, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -4338,19 +4338,18 @@ static cudaError_t cudart_traced_cudaStreamGetId(cudart_cudaStreamGetId_fn *trac
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetId) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetId__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 46);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hStream, streamId);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(46, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(46, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -4378,7 +4377,8 @@ static cudaError_t cudart_traced_cudaStreamGetId(cudart_cudaStreamGetId_fn *trac
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetId))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamGetId, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -4416,19 +4416,18 @@ static cudaError_t cudart_traced_cudaStreamGetDevice(cudart_cudaStreamGetDevice_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetDevice) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetDevice__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 47);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hStream, device);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(47, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(47, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -4456,7 +4455,8 @@ static cudaError_t cudart_traced_cudaStreamGetDevice(cudart_cudaStreamGetDevice_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetDevice))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamGetDevice, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -4494,19 +4494,18 @@ static cudaError_t cudart_traced_cudaCtxResetPersistingL2Cache(cudart_cudaCtxRes
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCtxResetPersistingL2Cache) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCtxResetPersistingL2Cache__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 48);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real();
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(48, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(48, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -4529,7 +4528,8 @@ static cudaError_t cudart_traced_cudaCtxResetPersistingL2Cache(cudart_cudaCtxRes
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCtxResetPersistingL2Cache))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaCtxResetPersistingL2Cache, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -4567,19 +4567,18 @@ static cudaError_t cudart_traced_cudaStreamCopyAttributes(cudart_cudaStreamCopyA
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCopyAttributes) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCopyAttributes__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 49);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dst, src);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(49, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(49, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -4606,7 +4605,8 @@ static cudaError_t cudart_traced_cudaStreamCopyAttributes(cudart_cudaStreamCopyA
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCopyAttributes))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamCopyAttributes, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -4646,19 +4646,18 @@ static cudaError_t cudart_traced_cudaStreamGetAttribute(cudart_cudaStreamGetAttr
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetAttribute) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetAttribute__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 50);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hStream, attr, value_out);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(50, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(50, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -4688,7 +4687,8 @@ static cudaError_t cudart_traced_cudaStreamGetAttribute(cudart_cudaStreamGetAttr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetAttribute))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamGetAttribute, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -4730,19 +4730,18 @@ static cudaError_t cudart_traced_cudaStreamSetAttribute(cudart_cudaStreamSetAttr
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamSetAttribute) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamSetAttribute__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 51);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hStream, attr, value);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(51, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(51, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -4771,7 +4770,8 @@ static cudaError_t cudart_traced_cudaStreamSetAttribute(cudart_cudaStreamSetAttr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamSetAttribute))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamSetAttribute, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -4810,19 +4810,18 @@ static cudaError_t cudart_traced_cudaStreamDestroy(cudart_cudaStreamDestroy_fn *
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamDestroy) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamDestroy__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 52);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(stream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(52, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(52, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -4847,7 +4846,8 @@ static cudaError_t cudart_traced_cudaStreamDestroy(cudart_cudaStreamDestroy_fn *
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamDestroy))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamDestroy, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -4885,19 +4885,18 @@ static cudaError_t cudart_traced_cudaStreamWaitEvent(cudart_cudaStreamWaitEvent_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamWaitEvent) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamWaitEvent__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 53);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(stream, event, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(53, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(53, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -4926,7 +4925,8 @@ static cudaError_t cudart_traced_cudaStreamWaitEvent(cudart_cudaStreamWaitEvent_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamWaitEvent))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamWaitEvent, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -4967,19 +4967,18 @@ static cudaError_t cudart_traced_cudaStreamAddCallback(cudart_cudaStreamAddCallb
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamAddCallback) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamAddCallback__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 54);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(stream, callback, userData, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(54, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(54, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -5011,7 +5010,8 @@ static cudaError_t cudart_traced_cudaStreamAddCallback(cudart_cudaStreamAddCallb
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamAddCallback))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamAddCallback, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -5051,19 +5051,18 @@ static cudaError_t cudart_traced_cudaStreamSynchronize(cudart_cudaStreamSynchron
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamSynchronize) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamSynchronize__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 55);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(stream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(55, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(55, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -5088,7 +5087,8 @@ static cudaError_t cudart_traced_cudaStreamSynchronize(cudart_cudaStreamSynchron
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamSynchronize))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamSynchronize, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -5125,19 +5125,18 @@ static cudaError_t cudart_traced_cudaStreamQuery(cudart_cudaStreamQuery_fn *trac
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamQuery) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamQuery__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 56);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(stream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(56, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(56, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -5162,7 +5161,8 @@ static cudaError_t cudart_traced_cudaStreamQuery(cudart_cudaStreamQuery_fn *trac
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamQuery))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamQuery, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -5201,19 +5201,18 @@ static cudaError_t cudart_traced_cudaStreamAttachMemAsync(cudart_cudaStreamAttac
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamAttachMemAsync) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamAttachMemAsync__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 57);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(stream, devPtr, length, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(57, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(57, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -5245,7 +5244,8 @@ static cudaError_t cudart_traced_cudaStreamAttachMemAsync(cudart_cudaStreamAttac
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamAttachMemAsync))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamAttachMemAsync, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -5286,19 +5286,18 @@ static cudaError_t cudart_traced_cudaStreamBeginCapture(cudart_cudaStreamBeginCa
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamBeginCapture) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamBeginCapture__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 58);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(stream, mode);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(58, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(58, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -5325,7 +5324,8 @@ static cudaError_t cudart_traced_cudaStreamBeginCapture(cudart_cudaStreamBeginCa
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamBeginCapture))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamBeginCapture, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -5369,19 +5369,18 @@ static cudaError_t cudart_traced_cudaStreamBeginCaptureToGraph(cudart_cudaStream
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamBeginCaptureToGraph) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamBeginCaptureToGraph__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 59);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(stream, graph, dependencies, dependencyData, numDependencies, mode);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(59, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(59, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -5418,7 +5417,8 @@ static cudaError_t cudart_traced_cudaStreamBeginCaptureToGraph(cudart_cudaStream
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamBeginCaptureToGraph))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamBeginCaptureToGraph, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -5461,19 +5461,18 @@ static cudaError_t cudart_traced_cudaThreadExchangeStreamCaptureMode(cudart_cuda
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaThreadExchangeStreamCaptureMode) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaThreadExchangeStreamCaptureMode__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 60);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(mode);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(60, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(60, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -5499,7 +5498,8 @@ static cudaError_t cudart_traced_cudaThreadExchangeStreamCaptureMode(cudart_cuda
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaThreadExchangeStreamCaptureMode))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaThreadExchangeStreamCaptureMode, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -5538,19 +5538,18 @@ static cudaError_t cudart_traced_cudaStreamEndCapture(cudart_cudaStreamEndCaptur
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamEndCapture) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamEndCapture__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 61);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(stream, pGraph);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(61, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(61, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -5578,7 +5577,8 @@ static cudaError_t cudart_traced_cudaStreamEndCapture(cudart_cudaStreamEndCaptur
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamEndCapture))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamEndCapture, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -5618,19 +5618,18 @@ static cudaError_t cudart_traced_cudaStreamIsCapturing(cudart_cudaStreamIsCaptur
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamIsCapturing) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamIsCapturing__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 62);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(stream, pCaptureStatus);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(62, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(62, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -5658,7 +5657,8 @@ static cudaError_t cudart_traced_cudaStreamIsCapturing(cudart_cudaStreamIsCaptur
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamIsCapturing))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamIsCapturing, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -5704,20 +5704,19 @@ static cudaError_t cudart_traced_cudaStreamGetCaptureInfo(cudart_cudaStreamGetCa
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetCaptureInfo) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetCaptureInfo__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 63);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(stream, captureStatus_out, id_out, graph_out, dependencies_out,
                                 edgeData_out, numDependencies_out);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(63, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(63, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -5763,7 +5762,8 @@ static cudaError_t cudart_traced_cudaStreamGetCaptureInfo(cudart_cudaStreamGetCa
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetCaptureInfo))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamGetCaptureInfo, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -5814,19 +5814,18 @@ static cudaError_t cudart_traced_cudaStreamUpdateCaptureDependencies(cudart_cuda
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamUpdateCaptureDependencies) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamUpdateCaptureDependencies__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 64);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(stream, dependencies, dependencyData, numDependencies, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(64, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(64, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -5862,7 +5861,8 @@ static cudaError_t cudart_traced_cudaStreamUpdateCaptureDependencies(cudart_cuda
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamUpdateCaptureDependencies))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamUpdateCaptureDependencies, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -5903,19 +5903,18 @@ static cudaError_t cudart_traced_cudaEventCreate(cudart_cudaEventCreate_fn *trac
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventCreate) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventCreate__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 65);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(event);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(65, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(65, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -5941,7 +5940,8 @@ static cudaError_t cudart_traced_cudaEventCreate(cudart_cudaEventCreate_fn *trac
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventCreate))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaEventCreate, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -5979,19 +5979,18 @@ static cudaError_t cudart_traced_cudaEventCreateWithFlags(cudart_cudaEventCreate
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventCreateWithFlags) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventCreateWithFlags__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 66);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(event, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(66, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(66, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -6019,7 +6018,8 @@ static cudaError_t cudart_traced_cudaEventCreateWithFlags(cudart_cudaEventCreate
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventCreateWithFlags))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaEventCreateWithFlags, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -6058,19 +6058,18 @@ static cudaError_t cudart_traced_cudaEventRecord(cudart_cudaEventRecord_fn *trac
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventRecord) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventRecord__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 67);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(event, stream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(67, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(67, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -6097,7 +6096,8 @@ static cudaError_t cudart_traced_cudaEventRecord(cudart_cudaEventRecord_fn *trac
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventRecord))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaEventRecord, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -6136,19 +6136,18 @@ static cudaError_t cudart_traced_cudaEventRecordWithFlags(cudart_cudaEventRecord
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventRecordWithFlags) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventRecordWithFlags__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 68);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(event, stream, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(68, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(68, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -6177,7 +6176,8 @@ static cudaError_t cudart_traced_cudaEventRecordWithFlags(cudart_cudaEventRecord
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventRecordWithFlags))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaEventRecordWithFlags, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -6215,19 +6215,18 @@ static cudaError_t cudart_traced_cudaEventQuery(cudart_cudaEventQuery_fn *tracer
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventQuery) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventQuery__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 69);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(event);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(69, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(69, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -6252,7 +6251,8 @@ static cudaError_t cudart_traced_cudaEventQuery(cudart_cudaEventQuery_fn *tracer
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventQuery))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaEventQuery, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -6289,19 +6289,18 @@ static cudaError_t cudart_traced_cudaEventSynchronize(cudart_cudaEventSynchroniz
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventSynchronize) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventSynchronize__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 70);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(event);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(70, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(70, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -6326,7 +6325,8 @@ static cudaError_t cudart_traced_cudaEventSynchronize(cudart_cudaEventSynchroniz
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventSynchronize))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaEventSynchronize, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -6363,19 +6363,18 @@ static cudaError_t cudart_traced_cudaEventDestroy(cudart_cudaEventDestroy_fn *tr
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventDestroy) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventDestroy__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 71);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(event);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(71, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(71, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -6400,7 +6399,8 @@ static cudaError_t cudart_traced_cudaEventDestroy(cudart_cudaEventDestroy_fn *tr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventDestroy))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaEventDestroy, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -6438,19 +6438,18 @@ static cudaError_t cudart_traced_cudaEventElapsedTime(cudart_cudaEventElapsedTim
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventElapsedTime) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventElapsedTime__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 72);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(ms, start, end);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(72, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(72, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -6480,7 +6479,8 @@ static cudaError_t cudart_traced_cudaEventElapsedTime(cudart_cudaEventElapsedTim
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventElapsedTime))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaEventElapsedTime, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -6520,19 +6520,18 @@ static cudaError_t cudart_traced_cudaImportExternalMemory(cudart_cudaImportExter
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaImportExternalMemory) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaImportExternalMemory__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 73);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(extMem_out, memHandleDesc);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(73, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(73, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -6560,7 +6559,8 @@ static cudaError_t cudart_traced_cudaImportExternalMemory(cudart_cudaImportExter
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaImportExternalMemory))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaImportExternalMemory, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -6602,19 +6602,18 @@ static cudaError_t cudart_traced_cudaExternalMemoryGetMappedBuffer(cudart_cudaEx
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaExternalMemoryGetMappedBuffer) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaExternalMemoryGetMappedBuffer__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 74);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(devPtr, extMem, bufferDesc);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(74, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(74, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -6645,7 +6644,8 @@ static cudaError_t cudart_traced_cudaExternalMemoryGetMappedBuffer(cudart_cudaEx
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaExternalMemoryGetMappedBuffer))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaExternalMemoryGetMappedBuffer, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -6687,19 +6687,18 @@ static cudaError_t cudart_traced_cudaExternalMemoryGetMappedMipmappedArray(cudar
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaExternalMemoryGetMappedMipmappedArray) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaExternalMemoryGetMappedMipmappedArray__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 75);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(mipmap, extMem, mipmapDesc);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(75, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(75, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -6730,7 +6729,8 @@ static cudaError_t cudart_traced_cudaExternalMemoryGetMappedMipmappedArray(cudar
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaExternalMemoryGetMappedMipmappedArray))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaExternalMemoryGetMappedMipmappedArray, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -6772,19 +6772,18 @@ static cudaError_t cudart_traced_cudaDestroyExternalMemory(cudart_cudaDestroyExt
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyExternalMemory) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyExternalMemory__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 76);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(extMem);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(76, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(76, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -6809,7 +6808,8 @@ static cudaError_t cudart_traced_cudaDestroyExternalMemory(cudart_cudaDestroyExt
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyExternalMemory))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDestroyExternalMemory, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -6848,19 +6848,18 @@ static cudaError_t cudart_traced_cudaImportExternalSemaphore(cudart_cudaImportEx
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaImportExternalSemaphore) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaImportExternalSemaphore__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 77);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(extSem_out, semHandleDesc);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(77, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(77, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -6888,7 +6887,8 @@ static cudaError_t cudart_traced_cudaImportExternalSemaphore(cudart_cudaImportEx
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaImportExternalSemaphore))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaImportExternalSemaphore, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -6931,19 +6931,18 @@ static cudaError_t cudart_traced_cudaSignalExternalSemaphoresAsync(cudart_cudaSi
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSignalExternalSemaphoresAsync) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSignalExternalSemaphoresAsync__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 78);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(extSemArray, paramsArray, numExtSems, stream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(78, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(78, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -6975,7 +6974,8 @@ static cudaError_t cudart_traced_cudaSignalExternalSemaphoresAsync(cudart_cudaSi
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSignalExternalSemaphoresAsync))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaSignalExternalSemaphoresAsync, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -7020,19 +7020,18 @@ static cudaError_t cudart_traced_cudaWaitExternalSemaphoresAsync(cudart_cudaWait
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaWaitExternalSemaphoresAsync) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaWaitExternalSemaphoresAsync__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 79);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(extSemArray, paramsArray, numExtSems, stream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(79, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(79, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -7064,7 +7063,8 @@ static cudaError_t cudart_traced_cudaWaitExternalSemaphoresAsync(cudart_cudaWait
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaWaitExternalSemaphoresAsync))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaWaitExternalSemaphoresAsync, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -7106,19 +7106,18 @@ static cudaError_t cudart_traced_cudaDestroyExternalSemaphore(cudart_cudaDestroy
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyExternalSemaphore) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyExternalSemaphore__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 80);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(extSem);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(80, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(80, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -7143,7 +7142,8 @@ static cudaError_t cudart_traced_cudaDestroyExternalSemaphore(cudart_cudaDestroy
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyExternalSemaphore))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDestroyExternalSemaphore, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -7183,19 +7183,18 @@ static cudaError_t cudart_traced_cudaLaunchKernel(cudart_cudaLaunchKernel_fn *tr
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchKernel) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchKernel__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 81);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(func, gridDim, blockDim, args, sharedMem, stream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(81, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(81, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -7231,7 +7230,8 @@ static cudaError_t cudart_traced_cudaLaunchKernel(cudart_cudaLaunchKernel_fn *tr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchKernel))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaLaunchKernel, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -7272,19 +7272,18 @@ static cudaError_t cudart_traced_cudaLaunchKernelExC(cudart_cudaLaunchKernelExC_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchKernelExC) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchKernelExC__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 82);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(config, func, args);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(82, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(82, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -7314,7 +7313,8 @@ static cudaError_t cudart_traced_cudaLaunchKernelExC(cudart_cudaLaunchKernelExC_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchKernelExC))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaLaunchKernelExC, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -7355,19 +7355,18 @@ static cudaError_t cudart_traced_cudaLaunchCooperativeKernel(cudart_cudaLaunchCo
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchCooperativeKernel) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchCooperativeKernel__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 83);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(func, gridDim, blockDim, args, sharedMem, stream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(83, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(83, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -7403,7 +7402,8 @@ static cudaError_t cudart_traced_cudaLaunchCooperativeKernel(cudart_cudaLaunchCo
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchCooperativeKernel))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaLaunchCooperativeKernel, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -7443,19 +7443,18 @@ static cudaError_t cudart_traced_cudaFuncSetCacheConfig(cudart_cudaFuncSetCacheC
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetCacheConfig) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetCacheConfig__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 84);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(func, cacheConfig);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(84, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(84, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -7482,7 +7481,8 @@ static cudaError_t cudart_traced_cudaFuncSetCacheConfig(cudart_cudaFuncSetCacheC
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetCacheConfig))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaFuncSetCacheConfig, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -7522,19 +7522,18 @@ static cudaError_t cudart_traced_cudaFuncGetAttributes(cudart_cudaFuncGetAttribu
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetAttributes) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetAttributes__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 85);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(attr, func);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(85, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(85, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -7561,7 +7560,8 @@ static cudaError_t cudart_traced_cudaFuncGetAttributes(cudart_cudaFuncGetAttribu
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetAttributes))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaFuncGetAttributes, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -7599,19 +7599,18 @@ static cudaError_t cudart_traced_cudaFuncSetAttribute(cudart_cudaFuncSetAttribut
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetAttribute) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetAttribute__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 86);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(func, attr, value);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(86, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(86, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -7640,7 +7639,8 @@ static cudaError_t cudart_traced_cudaFuncSetAttribute(cudart_cudaFuncSetAttribut
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetAttribute))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaFuncSetAttribute, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -7679,19 +7679,18 @@ static cudaError_t cudart_traced_cudaFuncGetName(cudart_cudaFuncGetName_fn *trac
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetName) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetName__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 87);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(name, func);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(87, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(87, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -7719,7 +7718,8 @@ static cudaError_t cudart_traced_cudaFuncGetName(cudart_cudaFuncGetName_fn *trac
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetName))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaFuncGetName, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -7758,19 +7758,18 @@ static cudaError_t cudart_traced_cudaFuncGetParamInfo(cudart_cudaFuncGetParamInf
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetParamInfo) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetParamInfo__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 88);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(func, paramIndex, paramOffset, paramSize);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(88, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(88, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -7804,7 +7803,8 @@ static cudaError_t cudart_traced_cudaFuncGetParamInfo(cudart_cudaFuncGetParamInf
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetParamInfo))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaFuncGetParamInfo, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -7844,19 +7844,18 @@ static cudaError_t cudart_traced_cudaLaunchHostFunc(cudart_cudaLaunchHostFunc_fn
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchHostFunc) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchHostFunc__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 89);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(stream, fn, userData);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(89, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(89, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -7885,7 +7884,8 @@ static cudaError_t cudart_traced_cudaLaunchHostFunc(cudart_cudaLaunchHostFunc_fn
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchHostFunc))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaLaunchHostFunc, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -7925,19 +7925,18 @@ static cudaError_t cudart_traced_cudaFuncSetSharedMemConfig(cudart_cudaFuncSetSh
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetSharedMemConfig) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetSharedMemConfig__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 90);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(func, config);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(90, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(90, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -7964,7 +7963,8 @@ static cudaError_t cudart_traced_cudaFuncSetSharedMemConfig(cudart_cudaFuncSetSh
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetSharedMemConfig))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaFuncSetSharedMemConfig, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -8006,19 +8006,18 @@ static cudaError_t cudart_traced_cudaOccupancyMaxActiveBlocksPerMultiprocessor(c
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessor) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessor__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 91);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(numBlocks, func, blockSize, dynamicSMemSize);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(91, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(91, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -8051,7 +8050,8 @@ static cudaError_t cudart_traced_cudaOccupancyMaxActiveBlocksPerMultiprocessor(c
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessor))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessor, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -8096,19 +8096,18 @@ static cudaError_t cudart_traced_cudaOccupancyAvailableDynamicSMemPerBlock(cudar
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyAvailableDynamicSMemPerBlock) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyAvailableDynamicSMemPerBlock__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 92);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dynamicSmemSize, func, numBlocks, blockSize);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(92, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(92, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -8141,7 +8140,8 @@ static cudaError_t cudart_traced_cudaOccupancyAvailableDynamicSMemPerBlock(cudar
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyAvailableDynamicSMemPerBlock))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaOccupancyAvailableDynamicSMemPerBlock, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -8187,19 +8187,18 @@ static cudaError_t cudart_traced_cudaOccupancyMaxActiveBlocksPerMultiprocessorWi
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 93);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(numBlocks, func, blockSize, dynamicSMemSize, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(93, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(93, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -8235,7 +8234,8 @@ static cudaError_t cudart_traced_cudaOccupancyMaxActiveBlocksPerMultiprocessorWi
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -8283,19 +8283,18 @@ static cudaError_t cudart_traced_cudaOccupancyMaxPotentialClusterSize(cudart_cud
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxPotentialClusterSize) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxPotentialClusterSize__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 94);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(clusterSize, func, launchConfig);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(94, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(94, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -8326,7 +8325,8 @@ static cudaError_t cudart_traced_cudaOccupancyMaxPotentialClusterSize(cudart_cud
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxPotentialClusterSize))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaOccupancyMaxPotentialClusterSize, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -8368,19 +8368,18 @@ static cudaError_t cudart_traced_cudaOccupancyMaxActiveClusters(cudart_cudaOccup
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveClusters) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveClusters__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 95);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(numClusters, func, launchConfig);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(95, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(95, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -8411,7 +8410,8 @@ static cudaError_t cudart_traced_cudaOccupancyMaxActiveClusters(cudart_cudaOccup
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveClusters))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaOccupancyMaxActiveClusters, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -8451,19 +8451,18 @@ static cudaError_t cudart_traced_cudaMallocManaged(cudart_cudaMallocManaged_fn *
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocManaged) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocManaged__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 96);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(devPtr, size, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(96, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(96, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -8493,7 +8492,8 @@ static cudaError_t cudart_traced_cudaMallocManaged(cudart_cudaMallocManaged_fn *
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocManaged))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMallocManaged, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -8531,19 +8531,18 @@ static cudaError_t cudart_traced_cudaMalloc(cudart_cudaMalloc_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 97);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(devPtr, size);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(97, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(97, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -8571,7 +8570,8 @@ static cudaError_t cudart_traced_cudaMalloc(cudart_cudaMalloc_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMalloc, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -8608,19 +8608,18 @@ static cudaError_t cudart_traced_cudaMallocHost(cudart_cudaMallocHost_fn *tracer
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocHost) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocHost__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 98);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(ptr, size);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(98, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(98, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -8648,7 +8647,8 @@ static cudaError_t cudart_traced_cudaMallocHost(cudart_cudaMallocHost_fn *tracer
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocHost))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMallocHost, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -8686,19 +8686,18 @@ static cudaError_t cudart_traced_cudaMallocPitch(cudart_cudaMallocPitch_fn *trac
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocPitch) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocPitch__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 99);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(devPtr, pitch, width, height);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(99, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(99, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -8732,7 +8731,8 @@ static cudaError_t cudart_traced_cudaMallocPitch(cudart_cudaMallocPitch_fn *trac
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocPitch))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMallocPitch, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -8772,19 +8772,18 @@ static cudaError_t cudart_traced_cudaMallocArray(cudart_cudaMallocArray_fn *trac
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocArray) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocArray__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 100);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(array, desc, width, height, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(100, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(100, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -8819,7 +8818,8 @@ static cudaError_t cudart_traced_cudaMallocArray(cudart_cudaMallocArray_fn *trac
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocArray))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMallocArray, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -8858,19 +8858,18 @@ static cudaError_t cudart_traced_cudaFree(cudart_cudaFree_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFree) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFree__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 101);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(devPtr);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(101, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(101, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -8895,7 +8894,8 @@ static cudaError_t cudart_traced_cudaFree(cudart_cudaFree_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFree))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaFree, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -8932,19 +8932,18 @@ static cudaError_t cudart_traced_cudaFreeHost(cudart_cudaFreeHost_fn *tracer_rea
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeHost) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeHost__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 102);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(ptr);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(102, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(102, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -8969,7 +8968,8 @@ static cudaError_t cudart_traced_cudaFreeHost(cudart_cudaFreeHost_fn *tracer_rea
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeHost))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaFreeHost, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -9006,19 +9006,18 @@ static cudaError_t cudart_traced_cudaFreeArray(cudart_cudaFreeArray_fn *tracer_r
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeArray) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeArray__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 103);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(array);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(103, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(103, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -9043,7 +9042,8 @@ static cudaError_t cudart_traced_cudaFreeArray(cudart_cudaFreeArray_fn *tracer_r
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeArray))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaFreeArray, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -9081,19 +9081,18 @@ static cudaError_t cudart_traced_cudaFreeMipmappedArray(cudart_cudaFreeMipmapped
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeMipmappedArray) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeMipmappedArray__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 104);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(mipmappedArray);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(104, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(104, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -9118,7 +9117,8 @@ static cudaError_t cudart_traced_cudaFreeMipmappedArray(cudart_cudaFreeMipmapped
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeMipmappedArray))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaFreeMipmappedArray, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -9157,19 +9157,18 @@ static cudaError_t cudart_traced_cudaHostAlloc(cudart_cudaHostAlloc_fn *tracer_r
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostAlloc) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostAlloc__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 105);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pHost, size, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(105, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(105, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -9199,7 +9198,8 @@ static cudaError_t cudart_traced_cudaHostAlloc(cudart_cudaHostAlloc_fn *tracer_r
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostAlloc))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaHostAlloc, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -9237,19 +9237,18 @@ static cudaError_t cudart_traced_cudaHostRegister(cudart_cudaHostRegister_fn *tr
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostRegister) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostRegister__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 106);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(ptr, size, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(106, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(106, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -9278,7 +9277,8 @@ static cudaError_t cudart_traced_cudaHostRegister(cudart_cudaHostRegister_fn *tr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostRegister))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaHostRegister, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -9315,19 +9315,18 @@ static cudaError_t cudart_traced_cudaHostUnregister(cudart_cudaHostUnregister_fn
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostUnregister) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostUnregister__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 107);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(ptr);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(107, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(107, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -9352,7 +9351,8 @@ static cudaError_t cudart_traced_cudaHostUnregister(cudart_cudaHostUnregister_fn
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostUnregister))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaHostUnregister, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -9390,19 +9390,18 @@ static cudaError_t cudart_traced_cudaHostGetDevicePointer(cudart_cudaHostGetDevi
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostGetDevicePointer) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostGetDevicePointer__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 108);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pDevice, pHost, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(108, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(108, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -9432,7 +9431,8 @@ static cudaError_t cudart_traced_cudaHostGetDevicePointer(cudart_cudaHostGetDevi
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostGetDevicePointer))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaHostGetDevicePointer, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -9471,19 +9471,18 @@ static cudaError_t cudart_traced_cudaHostGetFlags(cudart_cudaHostGetFlags_fn *tr
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostGetFlags) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostGetFlags__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 109);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pFlags, pHost);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(109, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(109, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -9511,7 +9510,8 @@ static cudaError_t cudart_traced_cudaHostGetFlags(cudart_cudaHostGetFlags_fn *tr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostGetFlags))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaHostGetFlags, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -9550,19 +9550,18 @@ static cudaError_t cudart_traced_cudaMalloc3D(cudart_cudaMalloc3D_fn *tracer_rea
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc3D) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc3D__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 110);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pitchedDevPtr, extent);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(110, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(110, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -9588,7 +9587,8 @@ static cudaError_t cudart_traced_cudaMalloc3D(cudart_cudaMalloc3D_fn *tracer_rea
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc3D))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMalloc3D, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -9627,19 +9627,18 @@ static cudaError_t cudart_traced_cudaMalloc3DArray(cudart_cudaMalloc3DArray_fn *
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc3DArray) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc3DArray__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 111);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(array, desc, extent, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(111, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(111, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -9671,7 +9670,8 @@ static cudaError_t cudart_traced_cudaMalloc3DArray(cudart_cudaMalloc3DArray_fn *
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc3DArray))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMalloc3DArray, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -9715,19 +9715,18 @@ static cudaError_t cudart_traced_cudaMallocMipmappedArray(cudart_cudaMallocMipma
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocMipmappedArray) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocMipmappedArray__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 112);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(mipmappedArray, desc, extent, numLevels, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(112, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(112, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -9762,7 +9761,8 @@ static cudaError_t cudart_traced_cudaMallocMipmappedArray(cudart_cudaMallocMipma
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocMipmappedArray))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMallocMipmappedArray, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -9806,19 +9806,18 @@ static cudaError_t cudart_traced_cudaGetMipmappedArrayLevel(cudart_cudaGetMipmap
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetMipmappedArrayLevel) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetMipmappedArrayLevel__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 113);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(levelArray, mipmappedArray, level);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(113, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(113, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -9849,7 +9848,8 @@ static cudaError_t cudart_traced_cudaGetMipmappedArrayLevel(cudart_cudaGetMipmap
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetMipmappedArrayLevel))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetMipmappedArrayLevel, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -9890,19 +9890,18 @@ static cudaError_t cudart_traced_cudaMemcpy3D(cudart_cudaMemcpy3D_fn *tracer_rea
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3D) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3D__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 114);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(p);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(114, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(114, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -9927,7 +9926,8 @@ static cudaError_t cudart_traced_cudaMemcpy3D(cudart_cudaMemcpy3D_fn *tracer_rea
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3D))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpy3D, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -9965,19 +9965,18 @@ static cudaError_t cudart_traced_cudaMemcpy3DPeer(cudart_cudaMemcpy3DPeer_fn *tr
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DPeer) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DPeer__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 115);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(p);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(115, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(115, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -10002,7 +10001,8 @@ static cudaError_t cudart_traced_cudaMemcpy3DPeer(cudart_cudaMemcpy3DPeer_fn *tr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DPeer))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpy3DPeer, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -10041,19 +10041,18 @@ static cudaError_t cudart_traced_cudaMemcpy3DAsync(cudart_cudaMemcpy3DAsync_fn *
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DAsync) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DAsync__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 116);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(p, stream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(116, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(116, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -10080,7 +10079,8 @@ static cudaError_t cudart_traced_cudaMemcpy3DAsync(cudart_cudaMemcpy3DAsync_fn *
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DAsync))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpy3DAsync, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -10119,19 +10119,18 @@ static cudaError_t cudart_traced_cudaMemcpy3DPeerAsync(cudart_cudaMemcpy3DPeerAs
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DPeerAsync) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DPeerAsync__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 117);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(p, stream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(117, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(117, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -10158,7 +10157,8 @@ static cudaError_t cudart_traced_cudaMemcpy3DPeerAsync(cudart_cudaMemcpy3DPeerAs
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DPeerAsync))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpy3DPeerAsync, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -10196,19 +10196,18 @@ static cudaError_t cudart_traced_cudaMemGetInfo(cudart_cudaMemGetInfo_fn *tracer
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetInfo) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetInfo__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 118);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(free, total);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(118, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(118, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -10237,7 +10236,8 @@ static cudaError_t cudart_traced_cudaMemGetInfo(cudart_cudaMemGetInfo_fn *tracer
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetInfo))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemGetInfo, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -10277,19 +10277,18 @@ static cudaError_t cudart_traced_cudaArrayGetInfo(cudart_cudaArrayGetInfo_fn *tr
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetInfo) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetInfo__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 119);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(desc, extent, flags, array);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(119, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(119, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -10322,7 +10321,8 @@ static cudaError_t cudart_traced_cudaArrayGetInfo(cudart_cudaArrayGetInfo_fn *tr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetInfo))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaArrayGetInfo, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -10363,19 +10363,18 @@ static cudaError_t cudart_traced_cudaArrayGetPlane(cudart_cudaArrayGetPlane_fn *
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetPlane) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetPlane__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 120);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pPlaneArray, hArray, planeIdx);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(120, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(120, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -10406,7 +10405,8 @@ static cudaError_t cudart_traced_cudaArrayGetPlane(cudart_cudaArrayGetPlane_fn *
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetPlane))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaArrayGetPlane, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -10446,19 +10446,18 @@ static cudaError_t cudart_traced_cudaArrayGetMemoryRequirements(cudart_cudaArray
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetMemoryRequirements) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetMemoryRequirements__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 121);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(memoryRequirements, array, device);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(121, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(121, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -10488,7 +10487,8 @@ static cudaError_t cudart_traced_cudaArrayGetMemoryRequirements(cudart_cudaArray
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetMemoryRequirements))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaArrayGetMemoryRequirements, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -10530,19 +10530,18 @@ static cudaError_t cudart_traced_cudaMipmappedArrayGetMemoryRequirements(cudart_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMipmappedArrayGetMemoryRequirements) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMipmappedArrayGetMemoryRequirements__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 122);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(memoryRequirements, mipmap, device);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(122, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(122, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -10572,7 +10571,8 @@ static cudaError_t cudart_traced_cudaMipmappedArrayGetMemoryRequirements(cudart_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMipmappedArrayGetMemoryRequirements))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMipmappedArrayGetMemoryRequirements, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -10614,19 +10614,18 @@ static cudaError_t cudart_traced_cudaArrayGetSparseProperties(cudart_cudaArrayGe
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetSparseProperties) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetSparseProperties__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 123);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(sparseProperties, array);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(123, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(123, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -10653,7 +10652,8 @@ static cudaError_t cudart_traced_cudaArrayGetSparseProperties(cudart_cudaArrayGe
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetSparseProperties))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaArrayGetSparseProperties, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -10694,19 +10694,18 @@ static cudaError_t cudart_traced_cudaMipmappedArrayGetSparseProperties(cudart_cu
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMipmappedArrayGetSparseProperties) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMipmappedArrayGetSparseProperties__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 124);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(sparseProperties, mipmap);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(124, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(124, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -10733,7 +10732,8 @@ static cudaError_t cudart_traced_cudaMipmappedArrayGetSparseProperties(cudart_cu
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMipmappedArrayGetSparseProperties))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMipmappedArrayGetSparseProperties, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -10774,19 +10774,18 @@ static cudaError_t cudart_traced_cudaMemcpy(cudart_cudaMemcpy_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 125);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dst, src, count, kind);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(125, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(125, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -10818,7 +10817,8 @@ static cudaError_t cudart_traced_cudaMemcpy(cudart_cudaMemcpy_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpy, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -10856,19 +10856,18 @@ static cudaError_t cudart_traced_cudaMemcpyPeer(cudart_cudaMemcpyPeer_fn *tracer
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyPeer) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyPeer__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 126);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dst, dstDevice, src, srcDevice, count);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(126, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(126, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -10902,7 +10901,8 @@ static cudaError_t cudart_traced_cudaMemcpyPeer(cudart_cudaMemcpyPeer_fn *tracer
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyPeer))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpyPeer, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -10942,19 +10942,18 @@ static cudaError_t cudart_traced_cudaMemcpy2D(cudart_cudaMemcpy2D_fn *tracer_rea
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2D) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2D__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 127);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dst, dpitch, src, spitch, width, height, kind);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(127, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(127, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -10993,7 +10992,8 @@ static cudaError_t cudart_traced_cudaMemcpy2D(cudart_cudaMemcpy2D_fn *tracer_rea
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2D))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpy2D, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -11035,19 +11035,18 @@ static cudaError_t cudart_traced_cudaMemcpy2DToArray(cudart_cudaMemcpy2DToArray_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DToArray) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DToArray__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 128);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dst, wOffset, hOffset, src, spitch, width, height, kind);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(128, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(128, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -11088,7 +11087,8 @@ static cudaError_t cudart_traced_cudaMemcpy2DToArray(cudart_cudaMemcpy2DToArray_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DToArray))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpy2DToArray, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -11131,19 +11131,18 @@ static cudaError_t cudart_traced_cudaMemcpy2DFromArray(cudart_cudaMemcpy2DFromAr
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DFromArray) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DFromArray__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 129);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dst, dpitch, src, wOffset, hOffset, width, height, kind);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(129, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(129, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -11184,7 +11183,8 @@ static cudaError_t cudart_traced_cudaMemcpy2DFromArray(cudart_cudaMemcpy2DFromAr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DFromArray))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpy2DFromArray, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -11230,20 +11230,19 @@ static cudaError_t cudart_traced_cudaMemcpy2DArrayToArray(cudart_cudaMemcpy2DArr
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DArrayToArray) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DArrayToArray__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 130);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dst, wOffsetDst, hOffsetDst, src, wOffsetSrc, hOffsetSrc, width,
                                 height, kind);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(130, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(130, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -11287,7 +11286,8 @@ static cudaError_t cudart_traced_cudaMemcpy2DArrayToArray(cudart_cudaMemcpy2DArr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DArrayToArray))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpy2DArrayToArray, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -11331,19 +11331,18 @@ static cudaError_t cudart_traced_cudaMemcpyToSymbol(cudart_cudaMemcpyToSymbol_fn
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToSymbol) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToSymbol__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 131);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(symbol, src, count, offset, kind);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(131, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(131, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -11377,7 +11376,8 @@ static cudaError_t cudart_traced_cudaMemcpyToSymbol(cudart_cudaMemcpyToSymbol_fn
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToSymbol))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpyToSymbol, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -11418,19 +11418,18 @@ static cudaError_t cudart_traced_cudaMemcpyFromSymbol(cudart_cudaMemcpyFromSymbo
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromSymbol) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromSymbol__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 132);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dst, symbol, count, offset, kind);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(132, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(132, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -11464,7 +11463,8 @@ static cudaError_t cudart_traced_cudaMemcpyFromSymbol(cudart_cudaMemcpyFromSymbo
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromSymbol))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpyFromSymbol, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -11505,19 +11505,18 @@ static cudaError_t cudart_traced_cudaMemcpyAsync(cudart_cudaMemcpyAsync_fn *trac
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyAsync) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyAsync__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 133);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dst, src, count, kind, stream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(133, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(133, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -11551,7 +11550,8 @@ static cudaError_t cudart_traced_cudaMemcpyAsync(cudart_cudaMemcpyAsync_fn *trac
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyAsync))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpyAsync, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -11592,19 +11592,18 @@ static cudaError_t cudart_traced_cudaMemcpyPeerAsync(cudart_cudaMemcpyPeerAsync_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyPeerAsync) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyPeerAsync__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 134);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dst, dstDevice, src, srcDevice, count, stream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(134, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(134, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -11641,7 +11640,8 @@ static cudaError_t cudart_traced_cudaMemcpyPeerAsync(cudart_cudaMemcpyPeerAsync_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyPeerAsync))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpyPeerAsync, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -11685,19 +11685,18 @@ static cudaError_t cudart_traced_cudaMemcpyBatchAsync(cudart_cudaMemcpyBatchAsyn
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyBatchAsync) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyBatchAsync__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 135);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, stream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(135, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(135, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -11740,7 +11739,8 @@ static cudaError_t cudart_traced_cudaMemcpyBatchAsync(cudart_cudaMemcpyBatchAsyn
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyBatchAsync))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpyBatchAsync, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -11783,19 +11783,18 @@ static cudaError_t cudart_traced_cudaMemcpy3DBatchAsync(cudart_cudaMemcpy3DBatch
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DBatchAsync) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DBatchAsync__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 136);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(numOps, opList, flags, stream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(136, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(136, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -11827,7 +11826,8 @@ static cudaError_t cudart_traced_cudaMemcpy3DBatchAsync(cudart_cudaMemcpy3DBatch
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DBatchAsync))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpy3DBatchAsync, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -11869,19 +11869,18 @@ static cudaError_t cudart_traced_cudaMemcpy2DAsync(cudart_cudaMemcpy2DAsync_fn *
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DAsync) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DAsync__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 137);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dst, dpitch, src, spitch, width, height, kind, stream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(137, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(137, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -11922,7 +11921,8 @@ static cudaError_t cudart_traced_cudaMemcpy2DAsync(cudart_cudaMemcpy2DAsync_fn *
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DAsync))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpy2DAsync, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -11967,19 +11967,18 @@ static cudaError_t cudart_traced_cudaMemcpy2DToArrayAsync(cudart_cudaMemcpy2DToA
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DToArrayAsync) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DToArrayAsync__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 138);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dst, wOffset, hOffset, src, spitch, width, height, kind, stream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(138, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(138, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -12022,7 +12021,8 @@ static cudaError_t cudart_traced_cudaMemcpy2DToArrayAsync(cudart_cudaMemcpy2DToA
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DToArrayAsync))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpy2DToArrayAsync, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -12068,19 +12068,18 @@ static cudaError_t cudart_traced_cudaMemcpy2DFromArrayAsync(cudart_cudaMemcpy2DF
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DFromArrayAsync) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DFromArrayAsync__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 139);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dst, dpitch, src, wOffset, hOffset, width, height, kind, stream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(139, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(139, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -12124,7 +12123,8 @@ static cudaError_t cudart_traced_cudaMemcpy2DFromArrayAsync(cudart_cudaMemcpy2DF
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DFromArrayAsync))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpy2DFromArrayAsync, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -12169,19 +12169,18 @@ static cudaError_t cudart_traced_cudaMemcpyToSymbolAsync(cudart_cudaMemcpyToSymb
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToSymbolAsync) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToSymbolAsync__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 140);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(symbol, src, count, offset, kind, stream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(140, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(140, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -12217,7 +12216,8 @@ static cudaError_t cudart_traced_cudaMemcpyToSymbolAsync(cudart_cudaMemcpyToSymb
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToSymbolAsync))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpyToSymbolAsync, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -12259,19 +12259,18 @@ static cudaError_t cudart_traced_cudaMemcpyFromSymbolAsync(cudart_cudaMemcpyFrom
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromSymbolAsync) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromSymbolAsync__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 141);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dst, symbol, count, offset, kind, stream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(141, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(141, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -12307,7 +12306,8 @@ static cudaError_t cudart_traced_cudaMemcpyFromSymbolAsync(cudart_cudaMemcpyFrom
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromSymbolAsync))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpyFromSymbolAsync, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -12347,19 +12347,18 @@ static cudaError_t cudart_traced_cudaMemset(cudart_cudaMemset_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 142);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(devPtr, value, count);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(142, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(142, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -12388,7 +12387,8 @@ static cudaError_t cudart_traced_cudaMemset(cudart_cudaMemset_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemset, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -12426,19 +12426,18 @@ static cudaError_t cudart_traced_cudaMemset2D(cudart_cudaMemset2D_fn *tracer_rea
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset2D) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset2D__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 143);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(devPtr, pitch, value, width, height);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(143, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(143, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -12472,7 +12471,8 @@ static cudaError_t cudart_traced_cudaMemset2D(cudart_cudaMemset2D_fn *tracer_rea
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset2D))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemset2D, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -12512,19 +12512,18 @@ static cudaError_t cudart_traced_cudaMemset3D(cudart_cudaMemset3D_fn *tracer_rea
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset3D) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset3D__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 144);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pitchedDevPtr, value, extent);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(144, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(144, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -12552,7 +12551,8 @@ static cudaError_t cudart_traced_cudaMemset3D(cudart_cudaMemset3D_fn *tracer_rea
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset3D))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemset3D, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -12591,19 +12591,18 @@ static cudaError_t cudart_traced_cudaMemsetAsync(cudart_cudaMemsetAsync_fn *trac
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemsetAsync) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemsetAsync__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 145);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(devPtr, value, count, stream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(145, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(145, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -12635,7 +12634,8 @@ static cudaError_t cudart_traced_cudaMemsetAsync(cudart_cudaMemsetAsync_fn *trac
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemsetAsync))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemsetAsync, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -12675,19 +12675,18 @@ static cudaError_t cudart_traced_cudaMemset2DAsync(cudart_cudaMemset2DAsync_fn *
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset2DAsync) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset2DAsync__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 146);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(devPtr, pitch, value, width, height, stream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(146, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(146, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -12724,7 +12723,8 @@ static cudaError_t cudart_traced_cudaMemset2DAsync(cudart_cudaMemset2DAsync_fn *
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset2DAsync))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemset2DAsync, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -12765,19 +12765,18 @@ static cudaError_t cudart_traced_cudaMemset3DAsync(cudart_cudaMemset3DAsync_fn *
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset3DAsync) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset3DAsync__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 147);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pitchedDevPtr, value, extent, stream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(147, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(147, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -12807,7 +12806,8 @@ static cudaError_t cudart_traced_cudaMemset3DAsync(cudart_cudaMemset3DAsync_fn *
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset3DAsync))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemset3DAsync, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -12847,19 +12847,18 @@ static cudaError_t cudart_traced_cudaGetSymbolAddress(cudart_cudaGetSymbolAddres
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSymbolAddress) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSymbolAddress__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 148);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(devPtr, symbol);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(148, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(148, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -12887,7 +12886,8 @@ static cudaError_t cudart_traced_cudaGetSymbolAddress(cudart_cudaGetSymbolAddres
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSymbolAddress))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetSymbolAddress, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -12926,19 +12926,18 @@ static cudaError_t cudart_traced_cudaGetSymbolSize(cudart_cudaGetSymbolSize_fn *
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSymbolSize) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSymbolSize__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 149);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(size, symbol);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(149, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(149, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -12966,7 +12965,8 @@ static cudaError_t cudart_traced_cudaGetSymbolSize(cudart_cudaGetSymbolSize_fn *
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSymbolSize))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetSymbolSize, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -13005,19 +13005,18 @@ static cudaError_t cudart_traced_cudaMemPrefetchAsync(cudart_cudaMemPrefetchAsyn
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPrefetchAsync) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPrefetchAsync__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 150);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(devPtr, count, location, flags, stream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(150, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(150, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -13051,7 +13050,8 @@ static cudaError_t cudart_traced_cudaMemPrefetchAsync(cudart_cudaMemPrefetchAsyn
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPrefetchAsync))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemPrefetchAsync, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -13097,20 +13097,19 @@ static cudaError_t cudart_traced_cudaMemPrefetchBatchAsync(cudart_cudaMemPrefetc
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPrefetchBatchAsync) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPrefetchBatchAsync__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 151);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs,
                                 flags, stream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(151, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(151, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -13155,7 +13154,8 @@ static cudaError_t cudart_traced_cudaMemPrefetchBatchAsync(cudart_cudaMemPrefetc
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPrefetchBatchAsync))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemPrefetchBatchAsync, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -13201,19 +13201,18 @@ static cudaError_t cudart_traced_cudaMemDiscardBatchAsync(cudart_cudaMemDiscardB
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemDiscardBatchAsync) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemDiscardBatchAsync__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 152);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dptrs, sizes, count, flags, stream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(152, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(152, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -13249,7 +13248,8 @@ static cudaError_t cudart_traced_cudaMemDiscardBatchAsync(cudart_cudaMemDiscardB
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemDiscardBatchAsync))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemDiscardBatchAsync, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -13296,20 +13296,19 @@ static cudaError_t cudart_traced_cudaMemDiscardAndPrefetchBatchAsync(cudart_cuda
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemDiscardAndPrefetchBatchAsync) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemDiscardAndPrefetchBatchAsync__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 153);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs,
                                 flags, stream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(153, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(153, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -13354,7 +13353,8 @@ static cudaError_t cudart_traced_cudaMemDiscardAndPrefetchBatchAsync(cudart_cuda
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemDiscardAndPrefetchBatchAsync))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemDiscardAndPrefetchBatchAsync, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -13400,19 +13400,18 @@ static cudaError_t cudart_traced_cudaMemAdvise(cudart_cudaMemAdvise_fn *tracer_r
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemAdvise) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemAdvise__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 154);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(devPtr, count, advice, location);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(154, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(154, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -13443,7 +13442,8 @@ static cudaError_t cudart_traced_cudaMemAdvise(cudart_cudaMemAdvise_fn *tracer_r
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemAdvise))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemAdvise, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -13485,19 +13485,18 @@ static cudaError_t cudart_traced_cudaMemRangeGetAttribute(cudart_cudaMemRangeGet
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemRangeGetAttribute) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemRangeGetAttribute__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 155);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(data, dataSize, attribute, devPtr, count);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(155, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(155, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -13532,7 +13531,8 @@ static cudaError_t cudart_traced_cudaMemRangeGetAttribute(cudart_cudaMemRangeGet
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemRangeGetAttribute))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemRangeGetAttribute, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -13576,19 +13576,18 @@ static cudaError_t cudart_traced_cudaMemRangeGetAttributes(cudart_cudaMemRangeGe
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemRangeGetAttributes) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemRangeGetAttributes__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 156);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(data, dataSizes, attributes, numAttributes, devPtr, count);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(156, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(156, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -13628,7 +13627,8 @@ static cudaError_t cudart_traced_cudaMemRangeGetAttributes(cudart_cudaMemRangeGe
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemRangeGetAttributes))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemRangeGetAttributes, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -13671,19 +13671,18 @@ static cudaError_t cudart_traced_cudaMemcpyToArray(cudart_cudaMemcpyToArray_fn *
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToArray) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToArray__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 157);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dst, wOffset, hOffset, src, count, kind);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(157, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(157, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -13719,7 +13718,8 @@ static cudaError_t cudart_traced_cudaMemcpyToArray(cudart_cudaMemcpyToArray_fn *
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToArray))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpyToArray, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -13761,19 +13761,18 @@ static cudaError_t cudart_traced_cudaMemcpyFromArray(cudart_cudaMemcpyFromArray_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromArray) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromArray__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 158);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dst, src, wOffset, hOffset, count, kind);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(158, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(158, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -13809,7 +13808,8 @@ static cudaError_t cudart_traced_cudaMemcpyFromArray(cudart_cudaMemcpyFromArray_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromArray))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpyFromArray, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -13852,20 +13852,19 @@ static cudaError_t cudart_traced_cudaMemcpyArrayToArray(cudart_cudaMemcpyArrayTo
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyArrayToArray) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyArrayToArray__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 159);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dst, wOffsetDst, hOffsetDst, src, wOffsetSrc, hOffsetSrc, count,
                                 kind);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(159, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(159, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -13907,7 +13906,8 @@ static cudaError_t cudart_traced_cudaMemcpyArrayToArray(cudart_cudaMemcpyArrayTo
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyArrayToArray))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpyArrayToArray, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -13952,19 +13952,18 @@ static cudaError_t cudart_traced_cudaMemcpyToArrayAsync(cudart_cudaMemcpyToArray
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToArrayAsync) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToArrayAsync__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 160);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dst, wOffset, hOffset, src, count, kind, stream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(160, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(160, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -14003,7 +14002,8 @@ static cudaError_t cudart_traced_cudaMemcpyToArrayAsync(cudart_cudaMemcpyToArray
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToArrayAsync))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpyToArrayAsync, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -14046,19 +14046,18 @@ static cudaError_t cudart_traced_cudaMemcpyFromArrayAsync(cudart_cudaMemcpyFromA
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromArrayAsync) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromArrayAsync__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 161);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dst, src, wOffset, hOffset, count, kind, stream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(161, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(161, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -14097,7 +14096,8 @@ static cudaError_t cudart_traced_cudaMemcpyFromArrayAsync(cudart_cudaMemcpyFromA
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromArrayAsync))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpyFromArrayAsync, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -14138,19 +14138,18 @@ static cudaError_t cudart_traced_cudaMallocAsync(cudart_cudaMallocAsync_fn *trac
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocAsync) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocAsync__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 162);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(devPtr, size, hStream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(162, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(162, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -14180,7 +14179,8 @@ static cudaError_t cudart_traced_cudaMallocAsync(cudart_cudaMallocAsync_fn *trac
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocAsync))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMallocAsync, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -14219,19 +14219,18 @@ static cudaError_t cudart_traced_cudaFreeAsync(cudart_cudaFreeAsync_fn *tracer_r
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeAsync) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeAsync__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 163);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(devPtr, hStream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(163, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(163, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -14258,7 +14257,8 @@ static cudaError_t cudart_traced_cudaFreeAsync(cudart_cudaFreeAsync_fn *tracer_r
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeAsync))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaFreeAsync, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -14296,19 +14296,18 @@ static cudaError_t cudart_traced_cudaMemPoolTrimTo(cudart_cudaMemPoolTrimTo_fn *
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolTrimTo) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolTrimTo__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 164);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(memPool, minBytesToKeep);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(164, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(164, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -14335,7 +14334,8 @@ static cudaError_t cudart_traced_cudaMemPoolTrimTo(cudart_cudaMemPoolTrimTo_fn *
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolTrimTo))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemPoolTrimTo, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -14375,19 +14375,18 @@ static cudaError_t cudart_traced_cudaMemPoolSetAttribute(cudart_cudaMemPoolSetAt
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolSetAttribute) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolSetAttribute__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 165);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(memPool, attr, value);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(165, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(165, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -14416,7 +14415,8 @@ static cudaError_t cudart_traced_cudaMemPoolSetAttribute(cudart_cudaMemPoolSetAt
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolSetAttribute))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemPoolSetAttribute, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -14456,19 +14456,18 @@ static cudaError_t cudart_traced_cudaMemPoolGetAttribute(cudart_cudaMemPoolGetAt
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolGetAttribute) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolGetAttribute__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 166);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(memPool, attr, value);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(166, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(166, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -14497,7 +14496,8 @@ static cudaError_t cudart_traced_cudaMemPoolGetAttribute(cudart_cudaMemPoolGetAt
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolGetAttribute))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemPoolGetAttribute, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -14538,19 +14538,18 @@ static cudaError_t cudart_traced_cudaMemPoolSetAccess(cudart_cudaMemPoolSetAcces
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolSetAccess) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolSetAccess__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 167);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(memPool, descList, count);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(167, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(167, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -14580,7 +14579,8 @@ static cudaError_t cudart_traced_cudaMemPoolSetAccess(cudart_cudaMemPoolSetAcces
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolSetAccess))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemPoolSetAccess, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -14622,19 +14622,18 @@ static cudaError_t cudart_traced_cudaMemPoolGetAccess(cudart_cudaMemPoolGetAcces
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolGetAccess) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolGetAccess__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 168);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(flags, memPool, location);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(168, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(168, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -14665,7 +14664,8 @@ static cudaError_t cudart_traced_cudaMemPoolGetAccess(cudart_cudaMemPoolGetAcces
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolGetAccess))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemPoolGetAccess, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -14706,19 +14706,18 @@ static cudaError_t cudart_traced_cudaMemPoolCreate(cudart_cudaMemPoolCreate_fn *
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolCreate) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolCreate__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 169);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(memPool, poolProps);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(169, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(169, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -14746,7 +14745,8 @@ static cudaError_t cudart_traced_cudaMemPoolCreate(cudart_cudaMemPoolCreate_fn *
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolCreate))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemPoolCreate, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -14785,19 +14785,18 @@ static cudaError_t cudart_traced_cudaMemPoolDestroy(cudart_cudaMemPoolDestroy_fn
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolDestroy) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolDestroy__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 170);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(memPool);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(170, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(170, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -14822,7 +14821,8 @@ static cudaError_t cudart_traced_cudaMemPoolDestroy(cudart_cudaMemPoolDestroy_fn
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolDestroy))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemPoolDestroy, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -14862,19 +14862,18 @@ static cudaError_t cudart_traced_cudaMemGetDefaultMemPool(cudart_cudaMemGetDefau
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetDefaultMemPool) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetDefaultMemPool__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 171);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(memPool, location, type);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(171, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(171, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -14905,7 +14904,8 @@ static cudaError_t cudart_traced_cudaMemGetDefaultMemPool(cudart_cudaMemGetDefau
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetDefaultMemPool))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemGetDefaultMemPool, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -14947,19 +14947,18 @@ static cudaError_t cudart_traced_cudaMemGetMemPool(cudart_cudaMemGetMemPool_fn *
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetMemPool) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetMemPool__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 172);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(memPool, location, type);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(172, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(172, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -14990,7 +14989,8 @@ static cudaError_t cudart_traced_cudaMemGetMemPool(cudart_cudaMemGetMemPool_fn *
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetMemPool))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemGetMemPool, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -15032,19 +15032,18 @@ static cudaError_t cudart_traced_cudaMemSetMemPool(cudart_cudaMemSetMemPool_fn *
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemSetMemPool) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemSetMemPool__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 173);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(location, type, memPool);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(173, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(173, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -15074,7 +15073,8 @@ static cudaError_t cudart_traced_cudaMemSetMemPool(cudart_cudaMemSetMemPool_fn *
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemSetMemPool))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemSetMemPool, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -15115,19 +15115,18 @@ static cudaError_t cudart_traced_cudaMallocFromPoolAsync(cudart_cudaMallocFromPo
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocFromPoolAsync) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocFromPoolAsync__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 174);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(ptr, size, memPool, stream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(174, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(174, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -15160,7 +15159,8 @@ static cudaError_t cudart_traced_cudaMallocFromPoolAsync(cudart_cudaMallocFromPo
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocFromPoolAsync))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMallocFromPoolAsync, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -15203,19 +15203,18 @@ static cudaError_t cudart_traced_cudaMemPoolExportToShareableHandle(cudart_cudaM
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolExportToShareableHandle) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolExportToShareableHandle__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 175);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(shareableHandle, memPool, handleType, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(175, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(175, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -15247,7 +15246,8 @@ static cudaError_t cudart_traced_cudaMemPoolExportToShareableHandle(cudart_cudaM
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolExportToShareableHandle))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemPoolExportToShareableHandle, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -15292,19 +15292,18 @@ static cudaError_t cudart_traced_cudaMemPoolImportFromShareableHandle(cudart_cud
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolImportFromShareableHandle) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolImportFromShareableHandle__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 176);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(memPool, shareableHandle, handleType, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(176, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(176, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -15337,7 +15336,8 @@ static cudaError_t cudart_traced_cudaMemPoolImportFromShareableHandle(cudart_cud
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolImportFromShareableHandle))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemPoolImportFromShareableHandle, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -15380,19 +15380,18 @@ static cudaError_t cudart_traced_cudaMemPoolExportPointer(cudart_cudaMemPoolExpo
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolExportPointer) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolExportPointer__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 177);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(exportData, ptr);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(177, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(177, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -15419,7 +15418,8 @@ static cudaError_t cudart_traced_cudaMemPoolExportPointer(cudart_cudaMemPoolExpo
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolExportPointer))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemPoolExportPointer, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -15459,19 +15459,18 @@ static cudaError_t cudart_traced_cudaMemPoolImportPointer(cudart_cudaMemPoolImpo
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolImportPointer) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolImportPointer__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 178);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(ptr, memPool, exportData);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(178, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(178, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -15502,7 +15501,8 @@ static cudaError_t cudart_traced_cudaMemPoolImportPointer(cudart_cudaMemPoolImpo
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolImportPointer))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemPoolImportPointer, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -15543,19 +15543,18 @@ static cudaError_t cudart_traced_cudaPointerGetAttributes(cudart_cudaPointerGetA
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPointerGetAttributes) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPointerGetAttributes__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 179);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(attributes, ptr);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(179, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(179, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -15582,7 +15581,8 @@ static cudaError_t cudart_traced_cudaPointerGetAttributes(cudart_cudaPointerGetA
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPointerGetAttributes))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaPointerGetAttributes, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -15622,19 +15622,18 @@ static cudaError_t cudart_traced_cudaDeviceCanAccessPeer(cudart_cudaDeviceCanAcc
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceCanAccessPeer) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceCanAccessPeer__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 180);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(canAccessPeer, device, peerDevice);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(180, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(180, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -15665,7 +15664,8 @@ static cudaError_t cudart_traced_cudaDeviceCanAccessPeer(cudart_cudaDeviceCanAcc
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceCanAccessPeer))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceCanAccessPeer, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -15704,19 +15704,18 @@ static cudaError_t cudart_traced_cudaDeviceEnablePeerAccess(cudart_cudaDeviceEna
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceEnablePeerAccess) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceEnablePeerAccess__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 181);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(peerDevice, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(181, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(181, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -15743,7 +15742,8 @@ static cudaError_t cudart_traced_cudaDeviceEnablePeerAccess(cudart_cudaDeviceEna
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceEnablePeerAccess))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceEnablePeerAccess, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -15782,19 +15782,18 @@ static cudaError_t cudart_traced_cudaDeviceDisablePeerAccess(cudart_cudaDeviceDi
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceDisablePeerAccess) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceDisablePeerAccess__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 182);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(peerDevice);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(182, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(182, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -15819,7 +15818,8 @@ static cudaError_t cudart_traced_cudaDeviceDisablePeerAccess(cudart_cudaDeviceDi
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceDisablePeerAccess))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceDisablePeerAccess, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -15858,19 +15858,18 @@ static cudaError_t cudart_traced_cudaGraphicsUnregisterResource(cudart_cudaGraph
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsUnregisterResource) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsUnregisterResource__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 183);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(resource);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(183, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(183, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -15895,7 +15894,8 @@ static cudaError_t cudart_traced_cudaGraphicsUnregisterResource(cudart_cudaGraph
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsUnregisterResource))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphicsUnregisterResource, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -15935,19 +15935,18 @@ static cudaError_t cudart_traced_cudaGraphicsResourceSetMapFlags(cudart_cudaGrap
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceSetMapFlags) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceSetMapFlags__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 184);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(resource, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(184, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(184, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -15974,7 +15973,8 @@ static cudaError_t cudart_traced_cudaGraphicsResourceSetMapFlags(cudart_cudaGrap
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceSetMapFlags))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphicsResourceSetMapFlags, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -16014,19 +16014,18 @@ static cudaError_t cudart_traced_cudaGraphicsMapResources(cudart_cudaGraphicsMap
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsMapResources) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsMapResources__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 185);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(count, resources, stream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(185, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(185, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -16057,7 +16056,8 @@ static cudaError_t cudart_traced_cudaGraphicsMapResources(cudart_cudaGraphicsMap
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsMapResources))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphicsMapResources, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -16098,19 +16098,18 @@ static cudaError_t cudart_traced_cudaGraphicsUnmapResources(cudart_cudaGraphicsU
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsUnmapResources) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsUnmapResources__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 186);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(count, resources, stream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(186, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(186, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -16141,7 +16140,8 @@ static cudaError_t cudart_traced_cudaGraphicsUnmapResources(cudart_cudaGraphicsU
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsUnmapResources))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphicsUnmapResources, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -16182,19 +16182,18 @@ static cudaError_t cudart_traced_cudaGraphicsResourceGetMappedPointer(cudart_cud
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceGetMappedPointer) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceGetMappedPointer__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 187);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(devPtr, size, resource);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(187, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(187, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -16226,7 +16225,8 @@ static cudaError_t cudart_traced_cudaGraphicsResourceGetMappedPointer(cudart_cud
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceGetMappedPointer))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphicsResourceGetMappedPointer, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -16270,19 +16270,18 @@ static cudaError_t cudart_traced_cudaGraphicsSubResourceGetMappedArray(cudart_cu
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsSubResourceGetMappedArray) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsSubResourceGetMappedArray__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 188);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(array, resource, arrayIndex, mipLevel);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(188, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(188, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -16315,7 +16314,8 @@ static cudaError_t cudart_traced_cudaGraphicsSubResourceGetMappedArray(cudart_cu
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsSubResourceGetMappedArray))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphicsSubResourceGetMappedArray, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -16358,19 +16358,18 @@ static cudaError_t cudart_traced_cudaGraphicsResourceGetMappedMipmappedArray(cud
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceGetMappedMipmappedArray) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceGetMappedMipmappedArray__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 189);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(mipmappedArray, resource);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(189, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(189, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -16398,7 +16397,8 @@ static cudaError_t cudart_traced_cudaGraphicsResourceGetMappedMipmappedArray(cud
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceGetMappedMipmappedArray))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphicsResourceGetMappedMipmappedArray, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -16440,19 +16440,18 @@ static cudaError_t cudart_traced_cudaGetChannelDesc(cudart_cudaGetChannelDesc_fn
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetChannelDesc) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetChannelDesc__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 190);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(desc, array);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(190, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(190, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -16479,7 +16478,8 @@ static cudaError_t cudart_traced_cudaGetChannelDesc(cudart_cudaGetChannelDesc_fn
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetChannelDesc))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetChannelDesc, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -16518,19 +16518,18 @@ static struct cudaChannelFormatDesc cudart_traced_cudaCreateChannelDesc(cudart_c
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateChannelDesc) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateChannelDesc__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 191);
     struct cudaChannelFormatDesc tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(x, y, z, w, f);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(191, tracer_depth, 0);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(191, tracer_depth, 0));
     cudart_depth--;
     return tracer_result;
   }
@@ -16564,7 +16563,8 @@ static struct cudaChannelFormatDesc cudart_traced_cudaCreateChannelDesc(cudart_c
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateChannelDesc))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaCreateChannelDesc, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -16607,19 +16607,18 @@ static cudaError_t cudart_traced_cudaCreateTextureObject(cudart_cudaCreateTextur
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateTextureObject) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateTextureObject__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 192);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pTexObject, pResDesc, pTexDesc, pResViewDesc);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(192, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(192, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -16652,7 +16651,8 @@ static cudaError_t cudart_traced_cudaCreateTextureObject(cudart_cudaCreateTextur
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateTextureObject))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaCreateTextureObject, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -16694,19 +16694,18 @@ static cudaError_t cudart_traced_cudaDestroyTextureObject(cudart_cudaDestroyText
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyTextureObject) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyTextureObject__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 193);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(texObject);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(193, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(193, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -16731,7 +16730,8 @@ static cudaError_t cudart_traced_cudaDestroyTextureObject(cudart_cudaDestroyText
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyTextureObject))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDestroyTextureObject, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -16770,19 +16770,18 @@ static cudaError_t cudart_traced_cudaGetTextureObjectResourceDesc(cudart_cudaGet
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectResourceDesc) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectResourceDesc__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 194);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pResDesc, texObject);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(194, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(194, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -16809,7 +16808,8 @@ static cudaError_t cudart_traced_cudaGetTextureObjectResourceDesc(cudart_cudaGet
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectResourceDesc))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetTextureObjectResourceDesc, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -16850,19 +16850,18 @@ static cudaError_t cudart_traced_cudaGetTextureObjectTextureDesc(cudart_cudaGetT
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectTextureDesc) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectTextureDesc__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 195);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pTexDesc, texObject);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(195, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(195, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -16889,7 +16888,8 @@ static cudaError_t cudart_traced_cudaGetTextureObjectTextureDesc(cudart_cudaGetT
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectTextureDesc))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetTextureObjectTextureDesc, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -16930,19 +16930,18 @@ static cudaError_t cudart_traced_cudaGetTextureObjectResourceViewDesc(cudart_cud
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectResourceViewDesc) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectResourceViewDesc__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 196);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pResViewDesc, texObject);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(196, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(196, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -16969,7 +16968,8 @@ static cudaError_t cudart_traced_cudaGetTextureObjectResourceViewDesc(cudart_cud
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectResourceViewDesc))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetTextureObjectResourceViewDesc, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -17011,19 +17011,18 @@ static cudaError_t cudart_traced_cudaCreateSurfaceObject(cudart_cudaCreateSurfac
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateSurfaceObject) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateSurfaceObject__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 197);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pSurfObject, pResDesc);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(197, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(197, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -17051,7 +17050,8 @@ static cudaError_t cudart_traced_cudaCreateSurfaceObject(cudart_cudaCreateSurfac
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateSurfaceObject))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaCreateSurfaceObject, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -17091,19 +17091,18 @@ static cudaError_t cudart_traced_cudaDestroySurfaceObject(cudart_cudaDestroySurf
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroySurfaceObject) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroySurfaceObject__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 198);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(surfObject);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(198, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(198, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -17128,7 +17127,8 @@ static cudaError_t cudart_traced_cudaDestroySurfaceObject(cudart_cudaDestroySurf
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroySurfaceObject))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDestroySurfaceObject, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -17168,19 +17168,18 @@ static cudaError_t cudart_traced_cudaGetSurfaceObjectResourceDesc(cudart_cudaGet
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSurfaceObjectResourceDesc) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSurfaceObjectResourceDesc__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 199);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pResDesc, surfObject);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(199, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(199, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -17207,7 +17206,8 @@ static cudaError_t cudart_traced_cudaGetSurfaceObjectResourceDesc(cudart_cudaGet
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSurfaceObjectResourceDesc))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetSurfaceObjectResourceDesc, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -17246,19 +17246,18 @@ static cudaError_t cudart_traced_cudaDriverGetVersion(cudart_cudaDriverGetVersio
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDriverGetVersion) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDriverGetVersion__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 200);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(driverVersion);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(200, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(200, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -17284,7 +17283,8 @@ static cudaError_t cudart_traced_cudaDriverGetVersion(cudart_cudaDriverGetVersio
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDriverGetVersion))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDriverGetVersion, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -17322,19 +17322,18 @@ static cudaError_t cudart_traced_cudaRuntimeGetVersion(cudart_cudaRuntimeGetVers
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaRuntimeGetVersion) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaRuntimeGetVersion__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 201);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(runtimeVersion);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(201, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(201, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -17360,7 +17359,8 @@ static cudaError_t cudart_traced_cudaRuntimeGetVersion(cudart_cudaRuntimeGetVers
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaRuntimeGetVersion))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaRuntimeGetVersion, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -17401,19 +17401,18 @@ static cudaError_t cudart_traced_cudaLogsRegisterCallback(cudart_cudaLogsRegiste
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsRegisterCallback) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsRegisterCallback__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 202);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(callbackFunc, userData, callback_out);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(202, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(202, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -17444,7 +17443,8 @@ static cudaError_t cudart_traced_cudaLogsRegisterCallback(cudart_cudaLogsRegiste
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsRegisterCallback))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaLogsRegisterCallback, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -17484,19 +17484,18 @@ static cudaError_t cudart_traced_cudaLogsUnregisterCallback(cudart_cudaLogsUnreg
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsUnregisterCallback) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsUnregisterCallback__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 203);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(callback);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(203, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(203, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -17521,7 +17520,8 @@ static cudaError_t cudart_traced_cudaLogsUnregisterCallback(cudart_cudaLogsUnreg
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsUnregisterCallback))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaLogsUnregisterCallback, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -17560,19 +17560,18 @@ static cudaError_t cudart_traced_cudaLogsCurrent(cudart_cudaLogsCurrent_fn *trac
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsCurrent) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsCurrent__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 204);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(iterator_out, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(204, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(204, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -17600,7 +17599,8 @@ static cudaError_t cudart_traced_cudaLogsCurrent(cudart_cudaLogsCurrent_fn *trac
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsCurrent))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaLogsCurrent, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -17640,19 +17640,18 @@ static cudaError_t cudart_traced_cudaLogsDumpToFile(cudart_cudaLogsDumpToFile_fn
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsDumpToFile) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsDumpToFile__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 205);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(iterator, pathToFile, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(205, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(205, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -17683,7 +17682,8 @@ static cudaError_t cudart_traced_cudaLogsDumpToFile(cudart_cudaLogsDumpToFile_fn
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsDumpToFile))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaLogsDumpToFile, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -17723,19 +17723,18 @@ static cudaError_t cudart_traced_cudaLogsDumpToMemory(cudart_cudaLogsDumpToMemor
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsDumpToMemory) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsDumpToMemory__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 206);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(iterator, buffer, size, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(206, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(206, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -17770,7 +17769,8 @@ static cudaError_t cudart_traced_cudaLogsDumpToMemory(cudart_cudaLogsDumpToMemor
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsDumpToMemory))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaLogsDumpToMemory, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -17810,19 +17810,18 @@ static cudaError_t cudart_traced_cudaGraphCreate(cudart_cudaGraphCreate_fn *trac
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphCreate) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphCreate__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 207);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pGraph, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(207, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(207, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -17850,7 +17849,8 @@ static cudaError_t cudart_traced_cudaGraphCreate(cudart_cudaGraphCreate_fn *trac
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphCreate))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphCreate, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -17892,19 +17892,18 @@ static cudaError_t cudart_traced_cudaGraphAddKernelNode(cudart_cudaGraphAddKerne
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddKernelNode) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddKernelNode__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 208);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pGraphNode, graph, pDependencies, numDependencies, pNodeParams);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(208, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(208, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -17940,7 +17939,8 @@ static cudaError_t cudart_traced_cudaGraphAddKernelNode(cudart_cudaGraphAddKerne
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddKernelNode))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddKernelNode, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -17982,19 +17982,18 @@ static cudaError_t cudart_traced_cudaGraphKernelNodeGetParams(cudart_cudaGraphKe
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeGetParams) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeGetParams__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 209);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(node, pNodeParams);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(209, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(209, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -18021,7 +18020,8 @@ static cudaError_t cudart_traced_cudaGraphKernelNodeGetParams(cudart_cudaGraphKe
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeGetParams))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphKernelNodeGetParams, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -18062,19 +18062,18 @@ static cudaError_t cudart_traced_cudaGraphKernelNodeSetParams(cudart_cudaGraphKe
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeSetParams) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeSetParams__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 210);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(node, pNodeParams);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(210, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(210, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -18101,7 +18100,8 @@ static cudaError_t cudart_traced_cudaGraphKernelNodeSetParams(cudart_cudaGraphKe
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeSetParams))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphKernelNodeSetParams, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -18142,19 +18142,18 @@ static cudaError_t cudart_traced_cudaGraphKernelNodeCopyAttributes(cudart_cudaGr
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeCopyAttributes) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeCopyAttributes__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 211);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hDst, hSrc);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(211, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(211, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -18181,7 +18180,8 @@ static cudaError_t cudart_traced_cudaGraphKernelNodeCopyAttributes(cudart_cudaGr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeCopyAttributes))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphKernelNodeCopyAttributes, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -18222,19 +18222,18 @@ static cudaError_t cudart_traced_cudaGraphKernelNodeGetAttribute(cudart_cudaGrap
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeGetAttribute) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeGetAttribute__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 212);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hNode, attr, value_out);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(212, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(212, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -18264,7 +18263,8 @@ static cudaError_t cudart_traced_cudaGraphKernelNodeGetAttribute(cudart_cudaGrap
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeGetAttribute))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphKernelNodeGetAttribute, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -18306,19 +18306,18 @@ static cudaError_t cudart_traced_cudaGraphKernelNodeSetAttribute(cudart_cudaGrap
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeSetAttribute) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeSetAttribute__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 213);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hNode, attr, value);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(213, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(213, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -18347,7 +18346,8 @@ static cudaError_t cudart_traced_cudaGraphKernelNodeSetAttribute(cudart_cudaGrap
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeSetAttribute))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphKernelNodeSetAttribute, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -18391,19 +18391,18 @@ static cudaError_t cudart_traced_cudaGraphAddMemcpyNode(cudart_cudaGraphAddMemcp
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNode) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNode__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 214);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pGraphNode, graph, pDependencies, numDependencies, pCopyParams);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(214, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(214, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -18439,7 +18438,8 @@ static cudaError_t cudart_traced_cudaGraphAddMemcpyNode(cudart_cudaGraphAddMemcp
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNode))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddMemcpyNode, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -18487,20 +18487,19 @@ static cudaError_t cudart_traced_cudaGraphAddMemcpyNodeToSymbol(cudart_cudaGraph
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNodeToSymbol) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNodeToSymbol__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 215);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pGraphNode, graph, pDependencies, numDependencies, symbol, src,
                                 count, offset, kind);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(215, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(215, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -18545,7 +18544,8 @@ static cudaError_t cudart_traced_cudaGraphAddMemcpyNodeToSymbol(cudart_cudaGraph
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNodeToSymbol))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddMemcpyNodeToSymbol, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -18598,20 +18598,19 @@ static cudaError_t cudart_traced_cudaGraphAddMemcpyNodeFromSymbol(cudart_cudaGra
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNodeFromSymbol) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNodeFromSymbol__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 216);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pGraphNode, graph, pDependencies, numDependencies, dst, symbol,
                                 count, offset, kind);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(216, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(216, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -18656,7 +18655,8 @@ static cudaError_t cudart_traced_cudaGraphAddMemcpyNodeFromSymbol(cudart_cudaGra
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNodeFromSymbol))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddMemcpyNodeFromSymbol, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -18706,20 +18706,19 @@ static cudaError_t cudart_traced_cudaGraphAddMemcpyNode1D(cudart_cudaGraphAddMem
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNode1D) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNode1D__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 217);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pGraphNode, graph, pDependencies, numDependencies, dst, src, count,
                                 kind);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(217, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(217, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -18762,7 +18761,8 @@ static cudaError_t cudart_traced_cudaGraphAddMemcpyNode1D(cudart_cudaGraphAddMem
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNode1D))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddMemcpyNode1D, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -18806,19 +18806,18 @@ static cudaError_t cudart_traced_cudaGraphMemcpyNodeGetParams(cudart_cudaGraphMe
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeGetParams) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeGetParams__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 218);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(node, pNodeParams);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(218, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(218, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -18845,7 +18844,8 @@ static cudaError_t cudart_traced_cudaGraphMemcpyNodeGetParams(cudart_cudaGraphMe
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeGetParams))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphMemcpyNodeGetParams, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -18885,19 +18885,18 @@ static cudaError_t cudart_traced_cudaGraphMemcpyNodeSetParams(cudart_cudaGraphMe
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 219);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(node, pNodeParams);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(219, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(219, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -18924,7 +18923,8 @@ static cudaError_t cudart_traced_cudaGraphMemcpyNodeSetParams(cudart_cudaGraphMe
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -18968,19 +18968,18 @@ static cudaError_t cudart_traced_cudaGraphMemcpyNodeSetParamsToSymbol(cudart_cud
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsToSymbol) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsToSymbol__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 220);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(node, symbol, src, count, offset, kind);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(220, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(220, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -19016,7 +19015,8 @@ static cudaError_t cudart_traced_cudaGraphMemcpyNodeSetParamsToSymbol(cudart_cud
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsToSymbol))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsToSymbol, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -19062,19 +19062,18 @@ static cudaError_t cudart_traced_cudaGraphMemcpyNodeSetParamsFromSymbol(cudart_c
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsFromSymbol) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsFromSymbol__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 221);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(node, dst, symbol, count, offset, kind);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(221, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(221, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -19110,7 +19109,8 @@ static cudaError_t cudart_traced_cudaGraphMemcpyNodeSetParamsFromSymbol(cudart_c
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsFromSymbol))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsFromSymbol, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -19154,19 +19154,18 @@ static cudaError_t cudart_traced_cudaGraphMemcpyNodeSetParams1D(cudart_cudaGraph
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams1D) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams1D__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 222);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(node, dst, src, count, kind);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(222, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(222, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -19200,7 +19199,8 @@ static cudaError_t cudart_traced_cudaGraphMemcpyNodeSetParams1D(cudart_cudaGraph
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams1D))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams1D, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -19244,19 +19244,18 @@ static cudaError_t cudart_traced_cudaGraphAddMemsetNode(cudart_cudaGraphAddMemse
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemsetNode) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemsetNode__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 223);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pGraphNode, graph, pDependencies, numDependencies, pMemsetParams);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(223, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(223, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -19292,7 +19291,8 @@ static cudaError_t cudart_traced_cudaGraphAddMemsetNode(cudart_cudaGraphAddMemse
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemsetNode))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddMemsetNode, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -19334,19 +19334,18 @@ static cudaError_t cudart_traced_cudaGraphMemsetNodeGetParams(cudart_cudaGraphMe
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemsetNodeGetParams) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemsetNodeGetParams__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 224);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(node, pNodeParams);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(224, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(224, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -19373,7 +19372,8 @@ static cudaError_t cudart_traced_cudaGraphMemsetNodeGetParams(cudart_cudaGraphMe
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemsetNodeGetParams))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphMemsetNodeGetParams, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -19413,19 +19413,18 @@ static cudaError_t cudart_traced_cudaGraphMemsetNodeSetParams(cudart_cudaGraphMe
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemsetNodeSetParams) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemsetNodeSetParams__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 225);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(node, pNodeParams);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(225, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(225, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -19452,7 +19451,8 @@ static cudaError_t cudart_traced_cudaGraphMemsetNodeSetParams(cudart_cudaGraphMe
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemsetNodeSetParams))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphMemsetNodeSetParams, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -19496,19 +19496,18 @@ static cudaError_t cudart_traced_cudaGraphAddHostNode(cudart_cudaGraphAddHostNod
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddHostNode) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddHostNode__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 226);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pGraphNode, graph, pDependencies, numDependencies, pNodeParams);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(226, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(226, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -19544,7 +19543,8 @@ static cudaError_t cudart_traced_cudaGraphAddHostNode(cudart_cudaGraphAddHostNod
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddHostNode))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddHostNode, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -19586,19 +19586,18 @@ static cudaError_t cudart_traced_cudaGraphHostNodeGetParams(cudart_cudaGraphHost
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphHostNodeGetParams) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphHostNodeGetParams__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 227);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(node, pNodeParams);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(227, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(227, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -19625,7 +19624,8 @@ static cudaError_t cudart_traced_cudaGraphHostNodeGetParams(cudart_cudaGraphHost
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphHostNodeGetParams))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphHostNodeGetParams, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -19665,19 +19665,18 @@ static cudaError_t cudart_traced_cudaGraphHostNodeSetParams(cudart_cudaGraphHost
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphHostNodeSetParams) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphHostNodeSetParams__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 228);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(node, pNodeParams);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(228, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(228, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -19704,7 +19703,8 @@ static cudaError_t cudart_traced_cudaGraphHostNodeSetParams(cudart_cudaGraphHost
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphHostNodeSetParams))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphHostNodeSetParams, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -19748,19 +19748,18 @@ static cudaError_t cudart_traced_cudaGraphAddChildGraphNode(cudart_cudaGraphAddC
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddChildGraphNode) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddChildGraphNode__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 229);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pGraphNode, graph, pDependencies, numDependencies, childGraph);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(229, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(229, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -19796,7 +19795,8 @@ static cudaError_t cudart_traced_cudaGraphAddChildGraphNode(cudart_cudaGraphAddC
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddChildGraphNode))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddChildGraphNode, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -19839,19 +19839,18 @@ static cudaError_t cudart_traced_cudaGraphChildGraphNodeGetGraph(cudart_cudaGrap
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphChildGraphNodeGetGraph) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphChildGraphNodeGetGraph__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 230);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(node, pGraph);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(230, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(230, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -19879,7 +19878,8 @@ static cudaError_t cudart_traced_cudaGraphChildGraphNodeGetGraph(cudart_cudaGrap
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphChildGraphNodeGetGraph))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphChildGraphNodeGetGraph, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -19921,19 +19921,18 @@ static cudaError_t cudart_traced_cudaGraphAddEmptyNode(cudart_cudaGraphAddEmptyN
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEmptyNode) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEmptyNode__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 231);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pGraphNode, graph, pDependencies, numDependencies);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(231, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(231, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -19966,7 +19965,8 @@ static cudaError_t cudart_traced_cudaGraphAddEmptyNode(cudart_cudaGraphAddEmptyN
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEmptyNode))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddEmptyNode, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -20010,19 +20010,18 @@ static cudaError_t cudart_traced_cudaGraphAddEventRecordNode(cudart_cudaGraphAdd
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEventRecordNode) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEventRecordNode__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 232);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pGraphNode, graph, pDependencies, numDependencies, event);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(232, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(232, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -20058,7 +20057,8 @@ static cudaError_t cudart_traced_cudaGraphAddEventRecordNode(cudart_cudaGraphAdd
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEventRecordNode))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddEventRecordNode, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -20101,19 +20101,18 @@ static cudaError_t cudart_traced_cudaGraphEventRecordNodeGetEvent(cudart_cudaGra
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventRecordNodeGetEvent) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventRecordNodeGetEvent__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 233);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(node, event_out);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(233, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(233, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -20141,7 +20140,8 @@ static cudaError_t cudart_traced_cudaGraphEventRecordNodeGetEvent(cudart_cudaGra
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventRecordNodeGetEvent))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphEventRecordNodeGetEvent, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -20181,19 +20181,18 @@ static cudaError_t cudart_traced_cudaGraphEventRecordNodeSetEvent(cudart_cudaGra
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventRecordNodeSetEvent) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventRecordNodeSetEvent__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 234);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(node, event);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(234, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(234, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -20220,7 +20219,8 @@ static cudaError_t cudart_traced_cudaGraphEventRecordNodeSetEvent(cudart_cudaGra
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventRecordNodeSetEvent))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphEventRecordNodeSetEvent, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -20263,19 +20263,18 @@ static cudaError_t cudart_traced_cudaGraphAddEventWaitNode(cudart_cudaGraphAddEv
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEventWaitNode) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEventWaitNode__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 235);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pGraphNode, graph, pDependencies, numDependencies, event);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(235, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(235, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -20311,7 +20310,8 @@ static cudaError_t cudart_traced_cudaGraphAddEventWaitNode(cudart_cudaGraphAddEv
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEventWaitNode))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddEventWaitNode, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -20354,19 +20354,18 @@ static cudaError_t cudart_traced_cudaGraphEventWaitNodeGetEvent(cudart_cudaGraph
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventWaitNodeGetEvent) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventWaitNodeGetEvent__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 236);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(node, event_out);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(236, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(236, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -20394,7 +20393,8 @@ static cudaError_t cudart_traced_cudaGraphEventWaitNodeGetEvent(cudart_cudaGraph
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventWaitNodeGetEvent))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphEventWaitNodeGetEvent, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -20434,19 +20434,18 @@ static cudaError_t cudart_traced_cudaGraphEventWaitNodeSetEvent(cudart_cudaGraph
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventWaitNodeSetEvent) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventWaitNodeSetEvent__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 237);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(node, event);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(237, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(237, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -20473,7 +20472,8 @@ static cudaError_t cudart_traced_cudaGraphEventWaitNodeSetEvent(cudart_cudaGraph
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventWaitNodeSetEvent))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphEventWaitNodeSetEvent, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -20516,19 +20516,18 @@ static cudaError_t cudart_traced_cudaGraphAddExternalSemaphoresSignalNode(cudart
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddExternalSemaphoresSignalNode) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddExternalSemaphoresSignalNode__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 238);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pGraphNode, graph, pDependencies, numDependencies, nodeParams);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(238, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(238, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -20564,7 +20563,8 @@ static cudaError_t cudart_traced_cudaGraphAddExternalSemaphoresSignalNode(cudart
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddExternalSemaphoresSignalNode))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddExternalSemaphoresSignalNode, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -20609,19 +20609,18 @@ static cudaError_t cudart_traced_cudaGraphExternalSemaphoresSignalNodeGetParams(
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeGetParams) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeGetParams__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 239);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hNode, params_out);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(239, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(239, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -20648,7 +20647,8 @@ static cudaError_t cudart_traced_cudaGraphExternalSemaphoresSignalNodeGetParams(
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeGetParams))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeGetParams, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -20690,19 +20690,18 @@ static cudaError_t cudart_traced_cudaGraphExternalSemaphoresSignalNodeSetParams(
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeSetParams) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeSetParams__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 240);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hNode, nodeParams);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(240, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(240, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -20729,7 +20728,8 @@ static cudaError_t cudart_traced_cudaGraphExternalSemaphoresSignalNodeSetParams(
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeSetParams))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeSetParams, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -20774,19 +20774,18 @@ static cudaError_t cudart_traced_cudaGraphAddExternalSemaphoresWaitNode(cudart_c
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddExternalSemaphoresWaitNode) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddExternalSemaphoresWaitNode__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 241);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pGraphNode, graph, pDependencies, numDependencies, nodeParams);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(241, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(241, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -20822,7 +20821,8 @@ static cudaError_t cudart_traced_cudaGraphAddExternalSemaphoresWaitNode(cudart_c
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddExternalSemaphoresWaitNode))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddExternalSemaphoresWaitNode, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -20867,19 +20867,18 @@ static cudaError_t cudart_traced_cudaGraphExternalSemaphoresWaitNodeGetParams(cu
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeGetParams) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeGetParams__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 242);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hNode, params_out);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(242, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(242, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -20906,7 +20905,8 @@ static cudaError_t cudart_traced_cudaGraphExternalSemaphoresWaitNodeGetParams(cu
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeGetParams))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeGetParams, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -20948,19 +20948,18 @@ static cudaError_t cudart_traced_cudaGraphExternalSemaphoresWaitNodeSetParams(cu
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeSetParams) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeSetParams__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 243);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hNode, nodeParams);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(243, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(243, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -20987,7 +20986,8 @@ static cudaError_t cudart_traced_cudaGraphExternalSemaphoresWaitNodeSetParams(cu
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeSetParams))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeSetParams, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -21032,19 +21032,18 @@ static cudaError_t cudart_traced_cudaGraphAddMemAllocNode(cudart_cudaGraphAddMem
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemAllocNode) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemAllocNode__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 244);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pGraphNode, graph, pDependencies, numDependencies, nodeParams);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(244, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(244, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -21080,7 +21079,8 @@ static cudaError_t cudart_traced_cudaGraphAddMemAllocNode(cudart_cudaGraphAddMem
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemAllocNode))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddMemAllocNode, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -21123,19 +21123,18 @@ static cudaError_t cudart_traced_cudaGraphMemAllocNodeGetParams(cudart_cudaGraph
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemAllocNodeGetParams) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemAllocNodeGetParams__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 245);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(node, params_out);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(245, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(245, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -21162,7 +21161,8 @@ static cudaError_t cudart_traced_cudaGraphMemAllocNodeGetParams(cudart_cudaGraph
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemAllocNodeGetParams))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphMemAllocNodeGetParams, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -21205,19 +21205,18 @@ static cudaError_t cudart_traced_cudaGraphAddMemFreeNode(cudart_cudaGraphAddMemF
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemFreeNode) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemFreeNode__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 246);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pGraphNode, graph, pDependencies, numDependencies, dptr);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(246, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(246, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -21253,7 +21252,8 @@ static cudaError_t cudart_traced_cudaGraphAddMemFreeNode(cudart_cudaGraphAddMemF
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemFreeNode))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddMemFreeNode, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -21294,19 +21294,18 @@ static cudaError_t cudart_traced_cudaGraphMemFreeNodeGetParams(cudart_cudaGraphM
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemFreeNodeGetParams) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemFreeNodeGetParams__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 247);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(node, dptr_out);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(247, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(247, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -21333,7 +21332,8 @@ static cudaError_t cudart_traced_cudaGraphMemFreeNodeGetParams(cudart_cudaGraphM
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemFreeNodeGetParams))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphMemFreeNodeGetParams, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -21371,19 +21371,18 @@ static cudaError_t cudart_traced_cudaDeviceGraphMemTrim(cudart_cudaDeviceGraphMe
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGraphMemTrim) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGraphMemTrim__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 248);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(device);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(248, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(248, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -21408,7 +21407,8 @@ static cudaError_t cudart_traced_cudaDeviceGraphMemTrim(cudart_cudaDeviceGraphMe
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGraphMemTrim))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGraphMemTrim, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -21448,19 +21448,18 @@ static cudaError_t cudart_traced_cudaDeviceGetGraphMemAttribute(cudart_cudaDevic
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetGraphMemAttribute) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetGraphMemAttribute__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 249);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(device, attr, value);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(249, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(249, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -21489,7 +21488,8 @@ static cudaError_t cudart_traced_cudaDeviceGetGraphMemAttribute(cudart_cudaDevic
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetGraphMemAttribute))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGetGraphMemAttribute, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -21531,19 +21531,18 @@ static cudaError_t cudart_traced_cudaDeviceSetGraphMemAttribute(cudart_cudaDevic
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetGraphMemAttribute) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetGraphMemAttribute__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 250);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(device, attr, value);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(250, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(250, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -21572,7 +21571,8 @@ static cudaError_t cudart_traced_cudaDeviceSetGraphMemAttribute(cudart_cudaDevic
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetGraphMemAttribute))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceSetGraphMemAttribute, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -21612,19 +21612,18 @@ static cudaError_t cudart_traced_cudaGraphClone(cudart_cudaGraphClone_fn *tracer
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphClone) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphClone__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 251);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pGraphClone, originalGraph);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(251, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(251, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -21652,7 +21651,8 @@ static cudaError_t cudart_traced_cudaGraphClone(cudart_cudaGraphClone_fn *tracer
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphClone))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphClone, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -21693,19 +21693,18 @@ static cudaError_t cudart_traced_cudaGraphNodeFindInClone(cudart_cudaGraphNodeFi
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeFindInClone) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeFindInClone__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 252);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pNode, originalNode, clonedGraph);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(252, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(252, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -21736,7 +21735,8 @@ static cudaError_t cudart_traced_cudaGraphNodeFindInClone(cudart_cudaGraphNodeFi
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeFindInClone))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphNodeFindInClone, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -21777,19 +21777,18 @@ static cudaError_t cudart_traced_cudaGraphNodeGetType(cudart_cudaGraphNodeGetTyp
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetType) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetType__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 253);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(node, pType);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(253, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(253, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -21817,7 +21816,8 @@ static cudaError_t cudart_traced_cudaGraphNodeGetType(cudart_cudaGraphNodeGetTyp
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetType))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphNodeGetType, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -21855,19 +21855,18 @@ static cudaError_t cudart_traced_cudaGraphGetNodes(cudart_cudaGraphGetNodes_fn *
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetNodes) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetNodes__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 254);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(graph, nodes, numNodes);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(254, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(254, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -21899,7 +21898,8 @@ static cudaError_t cudart_traced_cudaGraphGetNodes(cudart_cudaGraphGetNodes_fn *
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetNodes))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphGetNodes, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -21939,19 +21939,18 @@ static cudaError_t cudart_traced_cudaGraphGetRootNodes(cudart_cudaGraphGetRootNo
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetRootNodes) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetRootNodes__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 255);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(graph, pRootNodes, pNumRootNodes);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(255, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(255, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -21983,7 +21982,8 @@ static cudaError_t cudart_traced_cudaGraphGetRootNodes(cudart_cudaGraphGetRootNo
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetRootNodes))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphGetRootNodes, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -22024,19 +22024,18 @@ static cudaError_t cudart_traced_cudaGraphGetEdges(cudart_cudaGraphGetEdges_fn *
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetEdges) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetEdges__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 256);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(graph, from, to, edgeData, numEdges);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(256, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(256, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -22073,7 +22072,8 @@ static cudaError_t cudart_traced_cudaGraphGetEdges(cudart_cudaGraphGetEdges_fn *
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetEdges))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphGetEdges, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -22116,19 +22116,18 @@ static cudaError_t cudart_traced_cudaGraphNodeGetDependencies(cudart_cudaGraphNo
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetDependencies) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetDependencies__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 257);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(node, pDependencies, edgeData, pNumDependencies);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(257, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(257, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -22162,7 +22161,8 @@ static cudaError_t cudart_traced_cudaGraphNodeGetDependencies(cudart_cudaGraphNo
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetDependencies))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphNodeGetDependencies, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -22205,19 +22205,18 @@ static cudaError_t cudart_traced_cudaGraphNodeGetDependentNodes(cudart_cudaGraph
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetDependentNodes) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetDependentNodes__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 258);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(node, pDependentNodes, edgeData, pNumDependentNodes);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(258, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(258, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -22251,7 +22250,8 @@ static cudaError_t cudart_traced_cudaGraphNodeGetDependentNodes(cudart_cudaGraph
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetDependentNodes))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphNodeGetDependentNodes, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -22296,19 +22296,18 @@ static cudaError_t cudart_traced_cudaGraphAddDependencies(cudart_cudaGraphAddDep
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddDependencies) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddDependencies__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 259);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(graph, from, to, edgeData, numDependencies);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(259, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(259, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -22342,7 +22341,8 @@ static cudaError_t cudart_traced_cudaGraphAddDependencies(cudart_cudaGraphAddDep
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddDependencies))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddDependencies, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -22387,19 +22387,18 @@ static cudaError_t cudart_traced_cudaGraphRemoveDependencies(cudart_cudaGraphRem
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphRemoveDependencies) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphRemoveDependencies__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 260);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(graph, from, to, edgeData, numDependencies);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(260, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(260, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -22433,7 +22432,8 @@ static cudaError_t cudart_traced_cudaGraphRemoveDependencies(cudart_cudaGraphRem
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphRemoveDependencies))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphRemoveDependencies, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -22474,19 +22474,18 @@ static cudaError_t cudart_traced_cudaGraphDestroyNode(cudart_cudaGraphDestroyNod
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDestroyNode) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDestroyNode__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 261);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(node);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(261, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(261, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -22511,7 +22510,8 @@ static cudaError_t cudart_traced_cudaGraphDestroyNode(cudart_cudaGraphDestroyNod
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDestroyNode))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphDestroyNode, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -22550,19 +22550,18 @@ static cudaError_t cudart_traced_cudaGraphInstantiate(cudart_cudaGraphInstantiat
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiate) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiate__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 262);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pGraphExec, graph, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(262, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(262, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -22593,7 +22592,8 @@ static cudaError_t cudart_traced_cudaGraphInstantiate(cudart_cudaGraphInstantiat
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiate))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphInstantiate, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -22635,19 +22635,18 @@ static cudaError_t cudart_traced_cudaGraphInstantiateWithFlags(cudart_cudaGraphI
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiateWithFlags) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiateWithFlags__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 263);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pGraphExec, graph, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(263, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(263, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -22678,7 +22677,8 @@ static cudaError_t cudart_traced_cudaGraphInstantiateWithFlags(cudart_cudaGraphI
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiateWithFlags))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphInstantiateWithFlags, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -22720,19 +22720,18 @@ static cudaError_t cudart_traced_cudaGraphInstantiateWithParams(cudart_cudaGraph
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiateWithParams) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiateWithParams__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 264);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pGraphExec, graph, instantiateParams);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(264, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(264, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -22763,7 +22762,8 @@ static cudaError_t cudart_traced_cudaGraphInstantiateWithParams(cudart_cudaGraph
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiateWithParams))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphInstantiateWithParams, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -22804,19 +22804,18 @@ static cudaError_t cudart_traced_cudaGraphExecGetFlags(cudart_cudaGraphExecGetFl
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecGetFlags) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecGetFlags__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 265);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(graphExec, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(265, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(265, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -22844,7 +22843,8 @@ static cudaError_t cudart_traced_cudaGraphExecGetFlags(cudart_cudaGraphExecGetFl
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecGetFlags))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecGetFlags, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -22885,19 +22885,18 @@ static cudaError_t cudart_traced_cudaGraphExecKernelNodeSetParams(cudart_cudaGra
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecKernelNodeSetParams) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecKernelNodeSetParams__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 266);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hGraphExec, node, pNodeParams);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(266, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(266, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -22927,7 +22926,8 @@ static cudaError_t cudart_traced_cudaGraphExecKernelNodeSetParams(cudart_cudaGra
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecKernelNodeSetParams))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecKernelNodeSetParams, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -22969,19 +22969,18 @@ static cudaError_t cudart_traced_cudaGraphExecMemcpyNodeSetParams(cudart_cudaGra
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 267);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hGraphExec, node, pNodeParams);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(267, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(267, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -23011,7 +23010,8 @@ static cudaError_t cudart_traced_cudaGraphExecMemcpyNodeSetParams(cudart_cudaGra
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -23057,19 +23057,18 @@ static cudaError_t cudart_traced_cudaGraphExecMemcpyNodeSetParamsToSymbol(cudart
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsToSymbol) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsToSymbol__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 268);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hGraphExec, node, symbol, src, count, offset, kind);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(268, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(268, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -23108,7 +23107,8 @@ static cudaError_t cudart_traced_cudaGraphExecMemcpyNodeSetParamsToSymbol(cudart
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsToSymbol))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsToSymbol, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -23158,19 +23158,18 @@ static cudaError_t cudart_traced_cudaGraphExecMemcpyNodeSetParamsFromSymbol(cuda
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsFromSymbol) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsFromSymbol__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 269);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hGraphExec, node, dst, symbol, count, offset, kind);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(269, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(269, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -23209,7 +23208,8 @@ static cudaError_t cudart_traced_cudaGraphExecMemcpyNodeSetParamsFromSymbol(cuda
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsFromSymbol))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsFromSymbol, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -23256,19 +23256,18 @@ static cudaError_t cudart_traced_cudaGraphExecMemcpyNodeSetParams1D(cudart_cudaG
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams1D) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams1D__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 270);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hGraphExec, node, dst, src, count, kind);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(270, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(270, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -23304,7 +23303,8 @@ static cudaError_t cudart_traced_cudaGraphExecMemcpyNodeSetParams1D(cudart_cudaG
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams1D))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams1D, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -23347,19 +23347,18 @@ static cudaError_t cudart_traced_cudaGraphExecMemsetNodeSetParams(cudart_cudaGra
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemsetNodeSetParams) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemsetNodeSetParams__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 271);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hGraphExec, node, pNodeParams);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(271, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(271, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -23389,7 +23388,8 @@ static cudaError_t cudart_traced_cudaGraphExecMemsetNodeSetParams(cudart_cudaGra
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemsetNodeSetParams))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecMemsetNodeSetParams, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -23431,19 +23431,18 @@ static cudaError_t cudart_traced_cudaGraphExecHostNodeSetParams(cudart_cudaGraph
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecHostNodeSetParams) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecHostNodeSetParams__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 272);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hGraphExec, node, pNodeParams);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(272, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(272, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -23473,7 +23472,8 @@ static cudaError_t cudart_traced_cudaGraphExecHostNodeSetParams(cudart_cudaGraph
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecHostNodeSetParams))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecHostNodeSetParams, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -23515,19 +23515,18 @@ static cudaError_t cudart_traced_cudaGraphExecChildGraphNodeSetParams(cudart_cud
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecChildGraphNodeSetParams) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecChildGraphNodeSetParams__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 273);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hGraphExec, node, childGraph);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(273, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(273, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -23557,7 +23556,8 @@ static cudaError_t cudart_traced_cudaGraphExecChildGraphNodeSetParams(cudart_cud
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecChildGraphNodeSetParams))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecChildGraphNodeSetParams, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -23600,19 +23600,18 @@ static cudaError_t cudart_traced_cudaGraphExecEventRecordNodeSetEvent(cudart_cud
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecEventRecordNodeSetEvent) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecEventRecordNodeSetEvent__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 274);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hGraphExec, hNode, event);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(274, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(274, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -23642,7 +23641,8 @@ static cudaError_t cudart_traced_cudaGraphExecEventRecordNodeSetEvent(cudart_cud
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecEventRecordNodeSetEvent))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecEventRecordNodeSetEvent, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -23685,19 +23685,18 @@ static cudaError_t cudart_traced_cudaGraphExecEventWaitNodeSetEvent(cudart_cudaG
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecEventWaitNodeSetEvent) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecEventWaitNodeSetEvent__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 275);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hGraphExec, hNode, event);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(275, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(275, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -23727,7 +23726,8 @@ static cudaError_t cudart_traced_cudaGraphExecEventWaitNodeSetEvent(cudart_cudaG
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecEventWaitNodeSetEvent))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecEventWaitNodeSetEvent, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -23769,19 +23769,18 @@ static cudaError_t cudart_traced_cudaGraphExecExternalSemaphoresSignalNodeSetPar
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecExternalSemaphoresSignalNodeSetParams) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecExternalSemaphoresSignalNodeSetParams__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 276);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hGraphExec, hNode, nodeParams);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(276, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(276, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -23811,7 +23810,8 @@ static cudaError_t cudart_traced_cudaGraphExecExternalSemaphoresSignalNodeSetPar
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecExternalSemaphoresSignalNodeSetParams))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecExternalSemaphoresSignalNodeSetParams, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -23856,19 +23856,18 @@ static cudaError_t cudart_traced_cudaGraphExecExternalSemaphoresWaitNodeSetParam
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecExternalSemaphoresWaitNodeSetParams) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecExternalSemaphoresWaitNodeSetParams__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 277);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hGraphExec, hNode, nodeParams);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(277, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(277, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -23898,7 +23897,8 @@ static cudaError_t cudart_traced_cudaGraphExecExternalSemaphoresWaitNodeSetParam
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecExternalSemaphoresWaitNodeSetParams))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecExternalSemaphoresWaitNodeSetParams, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -23943,19 +23943,18 @@ static cudaError_t cudart_traced_cudaGraphNodeSetEnabled(cudart_cudaGraphNodeSet
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeSetEnabled) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeSetEnabled__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 278);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hGraphExec, hNode, isEnabled);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(278, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(278, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -23985,7 +23984,8 @@ static cudaError_t cudart_traced_cudaGraphNodeSetEnabled(cudart_cudaGraphNodeSet
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeSetEnabled))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphNodeSetEnabled, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -24027,19 +24027,18 @@ static cudaError_t cudart_traced_cudaGraphNodeGetEnabled(cudart_cudaGraphNodeGet
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetEnabled) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetEnabled__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 279);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hGraphExec, hNode, isEnabled);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(279, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(279, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -24070,7 +24069,8 @@ static cudaError_t cudart_traced_cudaGraphNodeGetEnabled(cudart_cudaGraphNodeGet
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetEnabled))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphNodeGetEnabled, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -24111,19 +24111,18 @@ static cudaError_t cudart_traced_cudaGraphExecUpdate(cudart_cudaGraphExecUpdate_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecUpdate) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecUpdate__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 280);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hGraphExec, hGraph, resultInfo);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(280, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(280, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -24153,7 +24152,8 @@ static cudaError_t cudart_traced_cudaGraphExecUpdate(cudart_cudaGraphExecUpdate_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecUpdate))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecUpdate, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -24193,19 +24193,18 @@ static cudaError_t cudart_traced_cudaGraphUpload(cudart_cudaGraphUpload_fn *trac
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphUpload) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphUpload__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 281);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(graphExec, stream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(281, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(281, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -24232,7 +24231,8 @@ static cudaError_t cudart_traced_cudaGraphUpload(cudart_cudaGraphUpload_fn *trac
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphUpload))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphUpload, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -24270,19 +24270,18 @@ static cudaError_t cudart_traced_cudaGraphLaunch(cudart_cudaGraphLaunch_fn *trac
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphLaunch) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphLaunch__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 282);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(graphExec, stream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(282, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(282, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -24309,7 +24308,8 @@ static cudaError_t cudart_traced_cudaGraphLaunch(cudart_cudaGraphLaunch_fn *trac
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphLaunch))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphLaunch, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -24347,19 +24347,18 @@ static cudaError_t cudart_traced_cudaGraphExecDestroy(cudart_cudaGraphExecDestro
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecDestroy) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecDestroy__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 283);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(graphExec);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(283, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(283, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -24384,7 +24383,8 @@ static cudaError_t cudart_traced_cudaGraphExecDestroy(cudart_cudaGraphExecDestro
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecDestroy))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecDestroy, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -24421,19 +24421,18 @@ static cudaError_t cudart_traced_cudaGraphDestroy(cudart_cudaGraphDestroy_fn *tr
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDestroy) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDestroy__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 284);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(graph);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(284, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(284, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -24458,7 +24457,8 @@ static cudaError_t cudart_traced_cudaGraphDestroy(cudart_cudaGraphDestroy_fn *tr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDestroy))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphDestroy, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -24497,19 +24497,18 @@ static cudaError_t cudart_traced_cudaGraphDebugDotPrint(cudart_cudaGraphDebugDot
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDebugDotPrint) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDebugDotPrint__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 285);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(graph, path, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(285, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(285, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -24538,7 +24537,8 @@ static cudaError_t cudart_traced_cudaGraphDebugDotPrint(cudart_cudaGraphDebugDot
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDebugDotPrint))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphDebugDotPrint, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -24580,19 +24580,18 @@ static cudaError_t cudart_traced_cudaUserObjectCreate(cudart_cudaUserObjectCreat
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectCreate) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectCreate__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 286);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(object_out, ptr, destroy, initialRefcount, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(286, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(286, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -24628,7 +24627,8 @@ static cudaError_t cudart_traced_cudaUserObjectCreate(cudart_cudaUserObjectCreat
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectCreate))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaUserObjectCreate, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -24668,19 +24668,18 @@ static cudaError_t cudart_traced_cudaUserObjectRetain(cudart_cudaUserObjectRetai
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectRetain) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectRetain__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 287);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(object, count);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(287, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(287, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -24707,7 +24706,8 @@ static cudaError_t cudart_traced_cudaUserObjectRetain(cudart_cudaUserObjectRetai
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectRetain))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaUserObjectRetain, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -24745,19 +24745,18 @@ static cudaError_t cudart_traced_cudaUserObjectRelease(cudart_cudaUserObjectRele
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectRelease) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectRelease__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 288);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(object, count);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(288, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(288, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -24784,7 +24783,8 @@ static cudaError_t cudart_traced_cudaUserObjectRelease(cudart_cudaUserObjectRele
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectRelease))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaUserObjectRelease, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -24825,19 +24825,18 @@ static cudaError_t cudart_traced_cudaGraphRetainUserObject(cudart_cudaGraphRetai
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphRetainUserObject) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphRetainUserObject__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 289);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(graph, object, count, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(289, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(289, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -24869,7 +24868,8 @@ static cudaError_t cudart_traced_cudaGraphRetainUserObject(cudart_cudaGraphRetai
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphRetainUserObject))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphRetainUserObject, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -24911,19 +24911,18 @@ static cudaError_t cudart_traced_cudaGraphReleaseUserObject(cudart_cudaGraphRele
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphReleaseUserObject) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphReleaseUserObject__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 290);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(graph, object, count);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(290, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(290, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -24952,7 +24951,8 @@ static cudaError_t cudart_traced_cudaGraphReleaseUserObject(cudart_cudaGraphRele
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphReleaseUserObject))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphReleaseUserObject, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -24997,20 +24997,19 @@ static cudaError_t cudart_traced_cudaGraphAddNode(cudart_cudaGraphAddNode_fn *tr
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddNode) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddNode__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 291);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pGraphNode, graph, pDependencies, dependencyData, numDependencies,
                                 nodeParams);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(291, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(291, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -25048,7 +25047,8 @@ static cudaError_t cudart_traced_cudaGraphAddNode(cudart_cudaGraphAddNode_fn *tr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddNode))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddNode, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -25092,19 +25092,18 @@ static cudaError_t cudart_traced_cudaGraphNodeSetParams(cudart_cudaGraphNodeSetP
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeSetParams) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeSetParams__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 292);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(node, nodeParams);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(292, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(292, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -25131,7 +25130,8 @@ static cudaError_t cudart_traced_cudaGraphNodeSetParams(cudart_cudaGraphNodeSetP
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeSetParams))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphNodeSetParams, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -25172,19 +25172,18 @@ static cudaError_t cudart_traced_cudaGraphExecNodeSetParams(cudart_cudaGraphExec
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecNodeSetParams) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecNodeSetParams__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 293);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(graphExec, node, nodeParams);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(293, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(293, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -25214,7 +25213,8 @@ static cudaError_t cudart_traced_cudaGraphExecNodeSetParams(cudart_cudaGraphExec
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecNodeSetParams))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecNodeSetParams, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -25257,19 +25257,18 @@ static cudaError_t cudart_traced_cudaGraphConditionalHandleCreate(cudart_cudaGra
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphConditionalHandleCreate) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphConditionalHandleCreate__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 294);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pHandle_out, graph, defaultLaunchValue, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(294, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(294, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -25302,7 +25301,8 @@ static cudaError_t cudart_traced_cudaGraphConditionalHandleCreate(cudart_cudaGra
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphConditionalHandleCreate))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphConditionalHandleCreate, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -25375,7 +25375,8 @@ static cudaError_t cudart_traced_cudaGetDriverEntryPoint(cudart_cudaGetDriverEnt
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDriverEntryPoint))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetDriverEntryPoint, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -25451,7 +25452,8 @@ static cudaError_t cudart_traced_cudaGetDriverEntryPointByVersion(cudart_cudaGet
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDriverEntryPointByVersion))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetDriverEntryPointByVersion, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -25500,20 +25502,19 @@ static cudaError_t cudart_traced_cudaLibraryLoadData(cudart_cudaLibraryLoadData_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryLoadData) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryLoadData__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 297);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(library, code, jitOptions, jitOptionsValues, numJitOptions,
                                 libraryOptions, libraryOptionValues, numLibraryOptions);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(297, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(297, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -25561,7 +25562,8 @@ static cudaError_t cudart_traced_cudaLibraryLoadData(cudart_cudaLibraryLoadData_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryLoadData))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaLibraryLoadData, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -25613,20 +25615,19 @@ static cudaError_t cudart_traced_cudaLibraryLoadFromFile(cudart_cudaLibraryLoadF
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryLoadFromFile) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryLoadFromFile__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 298);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(library, fileName, jitOptions, jitOptionsValues, numJitOptions,
                                 libraryOptions, libraryOptionValues, numLibraryOptions);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(298, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(298, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -25674,7 +25675,8 @@ static cudaError_t cudart_traced_cudaLibraryLoadFromFile(cudart_cudaLibraryLoadF
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryLoadFromFile))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaLibraryLoadFromFile, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -25719,19 +25721,18 @@ static cudaError_t cudart_traced_cudaLibraryUnload(cudart_cudaLibraryUnload_fn *
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryUnload) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryUnload__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 299);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(library);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(299, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(299, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -25756,7 +25757,8 @@ static cudaError_t cudart_traced_cudaLibraryUnload(cudart_cudaLibraryUnload_fn *
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryUnload))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaLibraryUnload, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -25795,19 +25797,18 @@ static cudaError_t cudart_traced_cudaLibraryGetKernel(cudart_cudaLibraryGetKerne
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetKernel) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetKernel__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 300);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pKernel, library, name);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(300, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(300, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -25838,7 +25839,8 @@ static cudaError_t cudart_traced_cudaLibraryGetKernel(cudart_cudaLibraryGetKerne
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetKernel))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaLibraryGetKernel, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -25878,19 +25880,18 @@ static cudaError_t cudart_traced_cudaLibraryGetGlobal(cudart_cudaLibraryGetGloba
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetGlobal) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetGlobal__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 301);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dptr, bytes, library, name);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(301, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(301, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -25924,7 +25925,8 @@ static cudaError_t cudart_traced_cudaLibraryGetGlobal(cudart_cudaLibraryGetGloba
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetGlobal))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaLibraryGetGlobal, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -25964,19 +25966,18 @@ static cudaError_t cudart_traced_cudaLibraryGetManaged(cudart_cudaLibraryGetMana
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetManaged) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetManaged__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 302);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dptr, bytes, library, name);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(302, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(302, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -26010,7 +26011,8 @@ static cudaError_t cudart_traced_cudaLibraryGetManaged(cudart_cudaLibraryGetMana
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetManaged))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaLibraryGetManaged, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -26051,19 +26053,18 @@ static cudaError_t cudart_traced_cudaLibraryGetUnifiedFunction(cudart_cudaLibrar
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetUnifiedFunction) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetUnifiedFunction__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 303);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(fptr, library, symbol);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(303, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(303, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -26093,7 +26094,8 @@ static cudaError_t cudart_traced_cudaLibraryGetUnifiedFunction(cudart_cudaLibrar
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetUnifiedFunction))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaLibraryGetUnifiedFunction, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -26132,19 +26134,18 @@ static cudaError_t cudart_traced_cudaLibraryGetKernelCount(cudart_cudaLibraryGet
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetKernelCount) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetKernelCount__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 304);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(count, lib);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(304, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(304, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -26172,7 +26173,8 @@ static cudaError_t cudart_traced_cudaLibraryGetKernelCount(cudart_cudaLibraryGet
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetKernelCount))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaLibraryGetKernelCount, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -26213,19 +26215,18 @@ static cudaError_t cudart_traced_cudaLibraryEnumerateKernels(cudart_cudaLibraryE
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryEnumerateKernels) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryEnumerateKernels__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 305);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(kernels, numKernels, lib);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(305, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(305, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -26256,7 +26257,8 @@ static cudaError_t cudart_traced_cudaLibraryEnumerateKernels(cudart_cudaLibraryE
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryEnumerateKernels))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaLibraryEnumerateKernels, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -26298,19 +26300,18 @@ static cudaError_t cudart_traced_cudaKernelSetAttributeForDevice(cudart_cudaKern
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaKernelSetAttributeForDevice) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaKernelSetAttributeForDevice__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 306);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(kernel, attr, value, device);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(306, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(306, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -26342,7 +26343,8 @@ static cudaError_t cudart_traced_cudaKernelSetAttributeForDevice(cudart_cudaKern
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaKernelSetAttributeForDevice))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaKernelSetAttributeForDevice, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -26383,19 +26385,18 @@ static cudaError_t cudart_traced_cudaGetExportTable(cudart_cudaGetExportTable_fn
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetExportTable) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetExportTable__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 307);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(ppExportTable, pExportTableId);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(307, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(307, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -26423,7 +26424,8 @@ static cudaError_t cudart_traced_cudaGetExportTable(cudart_cudaGetExportTable_fn
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetExportTable))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetExportTable, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -26463,19 +26465,18 @@ static cudaError_t cudart_traced_cudaGetFuncBySymbol(cudart_cudaGetFuncBySymbol_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetFuncBySymbol) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetFuncBySymbol__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 308);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(functionPtr, symbolPtr);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(308, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(308, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -26503,7 +26504,8 @@ static cudaError_t cudart_traced_cudaGetFuncBySymbol(cudart_cudaGetFuncBySymbol_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetFuncBySymbol))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetFuncBySymbol, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }
@@ -26542,19 +26544,18 @@ static cudaError_t cudart_traced_cudaGetKernel(cudart_cudaGetKernel_fn *tracer_r
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetKernel) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetKernel__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     cudart_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("cudart", 309);
     cudaError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(kernelPtr, entryFuncAddr);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(309, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(309, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -26582,7 +26583,8 @@ static cudaError_t cudart_traced_cudaGetKernel(cudart_cudaGetKernel_fn *tracer_r
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetKernel))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetKernel, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   cudart_depth--;
   return tracer_args.tracer_result;
 }

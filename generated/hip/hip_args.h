@@ -4174,4 +4174,9 @@ struct hip_hipGraphicsUnregisterResource_args {
 void hip_command_begin(struct tracer_command *command);
 void hip_command_end(struct tracer_command *command, int64_t status);
 
+/* Minimal mode: writes one batch of calls as lttng_ust_hip:call, and the backend's index
+ * among the batching ones, -1 until registered (hip_tracepoints.c). */
+void hip_write_calls(const uint64_t *slots, unsigned count);
+extern int hip_batch;
+
 #endif

@@ -813,19 +813,18 @@ static struct hipChannelFormatDesc hip_traced_hipCreateChannelDesc(hip_hipCreate
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateChannelDesc) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateChannelDesc__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 0);
     struct hipChannelFormatDesc tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(x, y, z, w, f);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(0, tracer_depth, 0);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(0, tracer_depth, 0));
     hip_depth--;
     return tracer_result;
   }
@@ -859,7 +858,8 @@ static struct hipChannelFormatDesc hip_traced_hipCreateChannelDesc(hip_hipCreate
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateChannelDesc))
     lttng_ust_tracepoint(lttng_ust_hip, hipCreateChannelDesc, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -898,19 +898,18 @@ static hipError_t hip_traced_hipMemcpy_spt(hip_hipMemcpy_spt_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy_spt) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy_spt__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 1);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dst, src, sizeBytes, kind);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(1, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(1, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -942,7 +941,8 @@ static hipError_t hip_traced_hipMemcpy_spt(hip_hipMemcpy_spt_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy_spt))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy_spt, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -982,19 +982,18 @@ static hipError_t hip_traced_hipMemcpyToSymbol_spt(hip_hipMemcpyToSymbol_spt_fn 
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol_spt) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol_spt__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 2);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(symbol, src, sizeBytes, offset, kind);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(2, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(2, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -1029,7 +1028,8 @@ static hipError_t hip_traced_hipMemcpyToSymbol_spt(hip_hipMemcpyToSymbol_spt_fn 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol_spt))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyToSymbol_spt, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -1070,19 +1070,18 @@ static hipError_t hip_traced_hipMemcpyFromSymbol_spt(hip_hipMemcpyFromSymbol_spt
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol_spt) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol_spt__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 3);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dst, symbol, sizeBytes, offset, kind);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(3, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(3, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -1117,7 +1116,8 @@ static hipError_t hip_traced_hipMemcpyFromSymbol_spt(hip_hipMemcpyFromSymbol_spt
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol_spt))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyFromSymbol_spt, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -1158,19 +1158,18 @@ static hipError_t hip_traced_hipMemcpy2D_spt(hip_hipMemcpy2D_spt_fn *tracer_real
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D_spt) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D_spt__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 4);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dst, dpitch, src, spitch, width, height, kind);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(4, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(4, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -1209,7 +1208,8 @@ static hipError_t hip_traced_hipMemcpy2D_spt(hip_hipMemcpy2D_spt_fn *tracer_real
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D_spt))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy2D_spt, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -1251,19 +1251,18 @@ static hipError_t hip_traced_hipMemcpy2DToArray_spt(hip_hipMemcpy2DToArray_spt_f
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray_spt) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray_spt__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 5);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dst, wOffset, hOffset, src, spitch, width, height, kind);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(5, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(5, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -1304,7 +1303,8 @@ static hipError_t hip_traced_hipMemcpy2DToArray_spt(hip_hipMemcpy2DToArray_spt_f
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray_spt))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy2DToArray_spt, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -1346,19 +1346,18 @@ static hipError_t hip_traced_hipMemcpy2DFromArray_spt(hip_hipMemcpy2DFromArray_s
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray_spt) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray_spt__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 6);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dst, dpitch, src, wOffset, hOffset, width, height, kind);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(6, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(6, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -1399,7 +1398,8 @@ static hipError_t hip_traced_hipMemcpy2DFromArray_spt(hip_hipMemcpy2DFromArray_s
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray_spt))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy2DFromArray_spt, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -1439,19 +1439,18 @@ static hipError_t hip_traced_hipMemcpy3D_spt(hip_hipMemcpy3D_spt_fn *tracer_real
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D_spt) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D_spt__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 7);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(p);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(7, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(7, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -1476,7 +1475,8 @@ static hipError_t hip_traced_hipMemcpy3D_spt(hip_hipMemcpy3D_spt_fn *tracer_real
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D_spt))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy3D_spt, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -1514,19 +1514,18 @@ static hipError_t hip_traced_hipMemset_spt(hip_hipMemset_spt_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset_spt) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset_spt__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 8);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dst, value, sizeBytes);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(8, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(8, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -1555,7 +1554,8 @@ static hipError_t hip_traced_hipMemset_spt(hip_hipMemset_spt_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset_spt))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemset_spt, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -1593,19 +1593,18 @@ static hipError_t hip_traced_hipMemset2D_spt(hip_hipMemset2D_spt_fn *tracer_real
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D_spt) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D_spt__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 9);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dst, pitch, value, width, height);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(9, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(9, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -1639,7 +1638,8 @@ static hipError_t hip_traced_hipMemset2D_spt(hip_hipMemset2D_spt_fn *tracer_real
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D_spt))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemset2D_spt, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -1678,19 +1678,18 @@ static hipError_t hip_traced_hipMemset3D_spt(hip_hipMemset3D_spt_fn *tracer_real
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D_spt) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D_spt__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 10);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pitchedDevPtr, value, extent);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(10, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(10, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -1718,7 +1717,8 @@ static hipError_t hip_traced_hipMemset3D_spt(hip_hipMemset3D_spt_fn *tracer_real
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D_spt))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemset3D_spt, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -1758,19 +1758,18 @@ static hipError_t hip_traced_hipMemcpyAsync_spt(hip_hipMemcpyAsync_spt_fn *trace
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAsync_spt) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAsync_spt__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 11);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dst, src, sizeBytes, kind, stream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(11, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(11, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -1804,7 +1803,8 @@ static hipError_t hip_traced_hipMemcpyAsync_spt(hip_hipMemcpyAsync_spt_fn *trace
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAsync_spt))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyAsync_spt, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -1843,19 +1843,18 @@ static hipError_t hip_traced_hipStreamQuery_spt(hip_hipStreamQuery_spt_fn *trace
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery_spt) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery_spt__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 12);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(stream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(12, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(12, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -1880,7 +1879,8 @@ static hipError_t hip_traced_hipStreamQuery_spt(hip_hipStreamQuery_spt_fn *trace
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery_spt))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamQuery_spt, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -1917,19 +1917,18 @@ static hipError_t hip_traced_hipStreamSynchronize_spt(hip_hipStreamSynchronize_s
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize_spt) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize_spt__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 13);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(stream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(13, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(13, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -1954,7 +1953,8 @@ static hipError_t hip_traced_hipStreamSynchronize_spt(hip_hipStreamSynchronize_s
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize_spt))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamSynchronize_spt, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -1992,19 +1992,18 @@ static hipError_t hip_traced_hipStreamGetPriority_spt(hip_hipStreamGetPriority_s
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority_spt) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority_spt__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 14);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(stream, priority);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(14, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(14, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -2032,7 +2031,8 @@ static hipError_t hip_traced_hipStreamGetPriority_spt(hip_hipStreamGetPriority_s
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority_spt))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamGetPriority_spt, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -2071,19 +2071,18 @@ static hipError_t hip_traced_hipStreamWaitEvent_spt(hip_hipStreamWaitEvent_spt_f
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent_spt) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent_spt__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 15);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(stream, event, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(15, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(15, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -2112,7 +2111,8 @@ static hipError_t hip_traced_hipStreamWaitEvent_spt(hip_hipStreamWaitEvent_spt_f
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent_spt))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamWaitEvent_spt, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -2151,19 +2151,18 @@ static hipError_t hip_traced_hipStreamGetFlags_spt(hip_hipStreamGetFlags_spt_fn 
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags_spt) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags_spt__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 16);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(stream, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(16, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(16, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -2191,7 +2190,8 @@ static hipError_t hip_traced_hipStreamGetFlags_spt(hip_hipStreamGetFlags_spt_fn 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags_spt))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamGetFlags_spt, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -2232,19 +2232,18 @@ static hipError_t hip_traced_hipLaunchCooperativeKernel_spt(hip_hipLaunchCoopera
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel_spt) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel_spt__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 17);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(f, gridDim, blockDim, kernelParams, sharedMemBytes, hStream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(17, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(17, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -2280,7 +2279,8 @@ static hipError_t hip_traced_hipLaunchCooperativeKernel_spt(hip_hipLaunchCoopera
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel_spt))
     lttng_ust_tracepoint(lttng_ust_hip, hipLaunchCooperativeKernel_spt, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -2324,20 +2324,19 @@ static hipError_t hip_traced_hipLaunchKernel_spt(hip_hipLaunchKernel_spt_fn *tra
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchKernel_spt) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchKernel_spt__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 18);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(function_address, numBlocks, dimBlocks, args, sharedMemBytes,
                                 stream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(18, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(18, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -2373,7 +2372,8 @@ static hipError_t hip_traced_hipLaunchKernel_spt(hip_hipLaunchKernel_spt_fn *tra
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchKernel_spt))
     lttng_ust_tracepoint(lttng_ust_hip, hipLaunchKernel_spt, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -2412,19 +2412,18 @@ static hipError_t hip_traced_hipInit(hip_hipInit_fn *tracer_real, const void *tr
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipInit) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipInit__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 19);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(19, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(19, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -2449,7 +2448,8 @@ static hipError_t hip_traced_hipInit(hip_hipInit_fn *tracer_real, const void *tr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipInit))
     lttng_ust_tracepoint(lttng_ust_hip, hipInit, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -2486,19 +2486,18 @@ static hipError_t hip_traced_hipDriverGetVersion(hip_hipDriverGetVersion_fn *tra
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDriverGetVersion) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDriverGetVersion__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 20);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(driverVersion);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(20, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(20, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -2524,7 +2523,8 @@ static hipError_t hip_traced_hipDriverGetVersion(hip_hipDriverGetVersion_fn *tra
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDriverGetVersion))
     lttng_ust_tracepoint(lttng_ust_hip, hipDriverGetVersion, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -2561,19 +2561,18 @@ static hipError_t hip_traced_hipRuntimeGetVersion(hip_hipRuntimeGetVersion_fn *t
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRuntimeGetVersion) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRuntimeGetVersion__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 21);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(runtimeVersion);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(21, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(21, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -2599,7 +2598,8 @@ static hipError_t hip_traced_hipRuntimeGetVersion(hip_hipRuntimeGetVersion_fn *t
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRuntimeGetVersion))
     lttng_ust_tracepoint(lttng_ust_hip, hipRuntimeGetVersion, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -2637,19 +2637,18 @@ static hipError_t hip_traced_hipDeviceGet(hip_hipDeviceGet_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGet) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGet__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 22);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(device, ordinal);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(22, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(22, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -2677,7 +2676,8 @@ static hipError_t hip_traced_hipDeviceGet(hip_hipDeviceGet_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGet))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGet, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -2715,19 +2715,18 @@ static hipError_t hip_traced_hipDeviceComputeCapability(hip_hipDeviceComputeCapa
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceComputeCapability) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceComputeCapability__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 23);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(major, minor, device);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(23, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(23, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -2758,7 +2757,8 @@ static hipError_t hip_traced_hipDeviceComputeCapability(hip_hipDeviceComputeCapa
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceComputeCapability))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceComputeCapability, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -2797,19 +2797,18 @@ static hipError_t hip_traced_hipDeviceGetName(hip_hipDeviceGetName_fn *tracer_re
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetName) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetName__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 24);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(name, len, device);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(24, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(24, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -2839,7 +2838,8 @@ static hipError_t hip_traced_hipDeviceGetName(hip_hipDeviceGetName_fn *tracer_re
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetName))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGetName, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -2877,19 +2877,18 @@ static hipError_t hip_traced_hipDeviceGetUuid(hip_hipDeviceGetUuid_fn *tracer_re
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetUuid) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetUuid__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 25);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(uuid, device);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(25, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(25, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -2916,7 +2915,8 @@ static hipError_t hip_traced_hipDeviceGetUuid(hip_hipDeviceGetUuid_fn *tracer_re
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetUuid))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGetUuid, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -2955,19 +2955,18 @@ static hipError_t hip_traced_hipDeviceGetP2PAttribute(hip_hipDeviceGetP2PAttribu
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetP2PAttribute) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetP2PAttribute__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 26);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(value, attr, srcDevice, dstDevice);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(26, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(26, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -3000,7 +2999,8 @@ static hipError_t hip_traced_hipDeviceGetP2PAttribute(hip_hipDeviceGetP2PAttribu
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetP2PAttribute))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGetP2PAttribute, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -3039,19 +3039,18 @@ static hipError_t hip_traced_hipDeviceGetPCIBusId(hip_hipDeviceGetPCIBusId_fn *t
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetPCIBusId) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetPCIBusId__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 27);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pciBusId, len, device);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(27, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(27, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -3081,7 +3080,8 @@ static hipError_t hip_traced_hipDeviceGetPCIBusId(hip_hipDeviceGetPCIBusId_fn *t
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetPCIBusId))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGetPCIBusId, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -3120,19 +3120,18 @@ static hipError_t hip_traced_hipDeviceGetByPCIBusId(hip_hipDeviceGetByPCIBusId_f
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetByPCIBusId) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetByPCIBusId__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 28);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(device, pciBusId);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(28, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(28, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -3160,7 +3159,8 @@ static hipError_t hip_traced_hipDeviceGetByPCIBusId(hip_hipDeviceGetByPCIBusId_f
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetByPCIBusId))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGetByPCIBusId, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -3199,19 +3199,18 @@ static hipError_t hip_traced_hipDeviceTotalMem(hip_hipDeviceTotalMem_fn *tracer_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceTotalMem) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceTotalMem__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 29);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(bytes, device);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(29, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(29, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -3239,7 +3238,8 @@ static hipError_t hip_traced_hipDeviceTotalMem(hip_hipDeviceTotalMem_fn *tracer_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceTotalMem))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceTotalMem, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -3276,19 +3276,18 @@ static hipError_t hip_traced_hipDeviceSynchronize(hip_hipDeviceSynchronize_fn *t
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSynchronize) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSynchronize__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 30);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real();
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(30, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(30, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -3311,7 +3310,8 @@ static hipError_t hip_traced_hipDeviceSynchronize(hip_hipDeviceSynchronize_fn *t
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSynchronize))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceSynchronize, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -3348,19 +3348,18 @@ static hipError_t hip_traced_hipDeviceReset(hip_hipDeviceReset_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceReset) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceReset__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 31);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real();
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(31, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(31, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -3383,7 +3382,8 @@ static hipError_t hip_traced_hipDeviceReset(hip_hipDeviceReset_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceReset))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceReset, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -3420,19 +3420,18 @@ static hipError_t hip_traced_hipSetDevice(hip_hipSetDevice_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDevice) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDevice__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 32);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(deviceId);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(32, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(32, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -3457,7 +3456,8 @@ static hipError_t hip_traced_hipSetDevice(hip_hipSetDevice_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDevice))
     lttng_ust_tracepoint(lttng_ust_hip, hipSetDevice, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -3494,19 +3494,18 @@ static hipError_t hip_traced_hipGetDevice(hip_hipGetDevice_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDevice) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDevice__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 33);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(deviceId);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(33, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(33, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -3532,7 +3531,8 @@ static hipError_t hip_traced_hipGetDevice(hip_hipGetDevice_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDevice))
     lttng_ust_tracepoint(lttng_ust_hip, hipGetDevice, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -3569,19 +3569,18 @@ static hipError_t hip_traced_hipGetDeviceCount(hip_hipGetDeviceCount_fn *tracer_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceCount) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceCount__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 34);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(count);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(34, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(34, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -3607,7 +3606,8 @@ static hipError_t hip_traced_hipGetDeviceCount(hip_hipGetDeviceCount_fn *tracer_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceCount))
     lttng_ust_tracepoint(lttng_ust_hip, hipGetDeviceCount, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -3645,19 +3645,18 @@ static hipError_t hip_traced_hipDeviceGetAttribute(hip_hipDeviceGetAttribute_fn 
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetAttribute) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetAttribute__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 35);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pi, attr, deviceId);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(35, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(35, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -3687,7 +3686,8 @@ static hipError_t hip_traced_hipDeviceGetAttribute(hip_hipDeviceGetAttribute_fn 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetAttribute))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGetAttribute, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -3726,19 +3726,18 @@ static hipError_t hip_traced_hipDeviceGetDefaultMemPool(hip_hipDeviceGetDefaultM
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetDefaultMemPool) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetDefaultMemPool__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 36);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(mem_pool, device);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(36, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(36, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -3766,7 +3765,8 @@ static hipError_t hip_traced_hipDeviceGetDefaultMemPool(hip_hipDeviceGetDefaultM
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetDefaultMemPool))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGetDefaultMemPool, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -3805,19 +3805,18 @@ static hipError_t hip_traced_hipDeviceSetMemPool(hip_hipDeviceSetMemPool_fn *tra
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetMemPool) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetMemPool__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 37);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(device, mem_pool);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(37, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(37, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -3844,7 +3843,8 @@ static hipError_t hip_traced_hipDeviceSetMemPool(hip_hipDeviceSetMemPool_fn *tra
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetMemPool))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceSetMemPool, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -3882,19 +3882,18 @@ static hipError_t hip_traced_hipDeviceGetMemPool(hip_hipDeviceGetMemPool_fn *tra
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetMemPool) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetMemPool__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 38);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(mem_pool, device);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(38, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(38, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -3922,7 +3921,8 @@ static hipError_t hip_traced_hipDeviceGetMemPool(hip_hipDeviceGetMemPool_fn *tra
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetMemPool))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGetMemPool, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -3960,19 +3960,18 @@ static hipError_t hip_traced_hipGetDeviceProperties(hip_hipGetDeviceProperties_f
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceProperties) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceProperties__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 39);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(prop, deviceId);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(39, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(39, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -3999,7 +3998,8 @@ static hipError_t hip_traced_hipGetDeviceProperties(hip_hipGetDeviceProperties_f
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceProperties))
     lttng_ust_tracepoint(lttng_ust_hip, hipGetDeviceProperties, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -4037,19 +4037,18 @@ static hipError_t hip_traced_hipDeviceSetCacheConfig(hip_hipDeviceSetCacheConfig
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetCacheConfig) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetCacheConfig__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 40);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(cacheConfig);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(40, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(40, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -4074,7 +4073,8 @@ static hipError_t hip_traced_hipDeviceSetCacheConfig(hip_hipDeviceSetCacheConfig
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetCacheConfig))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceSetCacheConfig, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -4112,19 +4112,18 @@ static hipError_t hip_traced_hipDeviceGetCacheConfig(hip_hipDeviceGetCacheConfig
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetCacheConfig) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetCacheConfig__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 41);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(cacheConfig);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(41, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(41, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -4149,7 +4148,8 @@ static hipError_t hip_traced_hipDeviceGetCacheConfig(hip_hipDeviceGetCacheConfig
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetCacheConfig))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGetCacheConfig, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -4187,19 +4187,18 @@ static hipError_t hip_traced_hipDeviceGetLimit(hip_hipDeviceGetLimit_fn *tracer_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetLimit) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetLimit__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 42);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pValue, limit);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(42, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(42, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -4227,7 +4226,8 @@ static hipError_t hip_traced_hipDeviceGetLimit(hip_hipDeviceGetLimit_fn *tracer_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetLimit))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGetLimit, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -4265,19 +4265,18 @@ static hipError_t hip_traced_hipDeviceGetSharedMemConfig(hip_hipDeviceGetSharedM
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetSharedMemConfig) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetSharedMemConfig__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 43);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pConfig);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(43, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(43, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -4303,7 +4302,8 @@ static hipError_t hip_traced_hipDeviceGetSharedMemConfig(hip_hipDeviceGetSharedM
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetSharedMemConfig))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGetSharedMemConfig, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -4340,19 +4340,18 @@ static hipError_t hip_traced_hipGetDeviceFlags(hip_hipGetDeviceFlags_fn *tracer_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceFlags) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceFlags__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 44);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(44, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(44, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -4378,7 +4377,8 @@ static hipError_t hip_traced_hipGetDeviceFlags(hip_hipGetDeviceFlags_fn *tracer_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceFlags))
     lttng_ust_tracepoint(lttng_ust_hip, hipGetDeviceFlags, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -4416,19 +4416,18 @@ static hipError_t hip_traced_hipDeviceSetSharedMemConfig(hip_hipDeviceSetSharedM
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetSharedMemConfig) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetSharedMemConfig__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 45);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(config);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(45, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(45, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -4453,7 +4452,8 @@ static hipError_t hip_traced_hipDeviceSetSharedMemConfig(hip_hipDeviceSetSharedM
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetSharedMemConfig))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceSetSharedMemConfig, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -4490,19 +4490,18 @@ static hipError_t hip_traced_hipSetDeviceFlags(hip_hipSetDeviceFlags_fn *tracer_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDeviceFlags) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDeviceFlags__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 46);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(46, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(46, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -4527,7 +4526,8 @@ static hipError_t hip_traced_hipSetDeviceFlags(hip_hipSetDeviceFlags_fn *tracer_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDeviceFlags))
     lttng_ust_tracepoint(lttng_ust_hip, hipSetDeviceFlags, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -4565,19 +4565,18 @@ static hipError_t hip_traced_hipChooseDevice(hip_hipChooseDevice_fn *tracer_real
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipChooseDevice) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipChooseDevice__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 47);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(device, prop);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(47, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(47, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -4604,7 +4603,8 @@ static hipError_t hip_traced_hipChooseDevice(hip_hipChooseDevice_fn *tracer_real
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipChooseDevice))
     lttng_ust_tracepoint(lttng_ust_hip, hipChooseDevice, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -4643,19 +4643,18 @@ static hipError_t hip_traced_hipExtGetLinkTypeAndHopCount(hip_hipExtGetLinkTypeA
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtGetLinkTypeAndHopCount) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtGetLinkTypeAndHopCount__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 48);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(device1, device2, linktype, hopcount);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(48, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(48, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -4689,7 +4688,8 @@ static hipError_t hip_traced_hipExtGetLinkTypeAndHopCount(hip_hipExtGetLinkTypeA
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtGetLinkTypeAndHopCount))
     lttng_ust_tracepoint(lttng_ust_hip, hipExtGetLinkTypeAndHopCount, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -4729,19 +4729,18 @@ static hipError_t hip_traced_hipIpcGetMemHandle(hip_hipIpcGetMemHandle_fn *trace
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetMemHandle) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetMemHandle__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 49);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(handle, devPtr);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(49, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(49, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -4768,7 +4767,8 @@ static hipError_t hip_traced_hipIpcGetMemHandle(hip_hipIpcGetMemHandle_fn *trace
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetMemHandle))
     lttng_ust_tracepoint(lttng_ust_hip, hipIpcGetMemHandle, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -4806,19 +4806,18 @@ static hipError_t hip_traced_hipIpcOpenMemHandle(hip_hipIpcOpenMemHandle_fn *tra
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenMemHandle) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenMemHandle__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 50);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(devPtr, handle, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(50, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(50, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -4847,7 +4846,8 @@ static hipError_t hip_traced_hipIpcOpenMemHandle(hip_hipIpcOpenMemHandle_fn *tra
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenMemHandle))
     lttng_ust_tracepoint(lttng_ust_hip, hipIpcOpenMemHandle, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -4885,19 +4885,18 @@ static hipError_t hip_traced_hipIpcCloseMemHandle(hip_hipIpcCloseMemHandle_fn *t
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcCloseMemHandle) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcCloseMemHandle__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 51);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(devPtr);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(51, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(51, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -4922,7 +4921,8 @@ static hipError_t hip_traced_hipIpcCloseMemHandle(hip_hipIpcCloseMemHandle_fn *t
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcCloseMemHandle))
     lttng_ust_tracepoint(lttng_ust_hip, hipIpcCloseMemHandle, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -4960,19 +4960,18 @@ static hipError_t hip_traced_hipIpcGetEventHandle(hip_hipIpcGetEventHandle_fn *t
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetEventHandle) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetEventHandle__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 52);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(handle, event);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(52, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(52, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -4999,7 +4998,8 @@ static hipError_t hip_traced_hipIpcGetEventHandle(hip_hipIpcGetEventHandle_fn *t
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetEventHandle))
     lttng_ust_tracepoint(lttng_ust_hip, hipIpcGetEventHandle, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -5037,19 +5037,18 @@ static hipError_t hip_traced_hipIpcOpenEventHandle(hip_hipIpcOpenEventHandle_fn 
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenEventHandle) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenEventHandle__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 53);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(event, handle);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(53, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(53, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -5076,7 +5075,8 @@ static hipError_t hip_traced_hipIpcOpenEventHandle(hip_hipIpcOpenEventHandle_fn 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenEventHandle))
     lttng_ust_tracepoint(lttng_ust_hip, hipIpcOpenEventHandle, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -5114,19 +5114,18 @@ static hipError_t hip_traced_hipFuncSetAttribute(hip_hipFuncSetAttribute_fn *tra
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetAttribute) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetAttribute__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 54);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(func, attr, value);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(54, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(54, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -5155,7 +5154,8 @@ static hipError_t hip_traced_hipFuncSetAttribute(hip_hipFuncSetAttribute_fn *tra
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetAttribute))
     lttng_ust_tracepoint(lttng_ust_hip, hipFuncSetAttribute, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -5193,19 +5193,18 @@ static hipError_t hip_traced_hipFuncSetCacheConfig(hip_hipFuncSetCacheConfig_fn 
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetCacheConfig) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetCacheConfig__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 55);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(func, config);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(55, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(55, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -5232,7 +5231,8 @@ static hipError_t hip_traced_hipFuncSetCacheConfig(hip_hipFuncSetCacheConfig_fn 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetCacheConfig))
     lttng_ust_tracepoint(lttng_ust_hip, hipFuncSetCacheConfig, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -5270,19 +5270,18 @@ static hipError_t hip_traced_hipFuncSetSharedMemConfig(hip_hipFuncSetSharedMemCo
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetSharedMemConfig) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetSharedMemConfig__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 56);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(func, config);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(56, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(56, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -5309,7 +5308,8 @@ static hipError_t hip_traced_hipFuncSetSharedMemConfig(hip_hipFuncSetSharedMemCo
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetSharedMemConfig))
     lttng_ust_tracepoint(lttng_ust_hip, hipFuncSetSharedMemConfig, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -5347,19 +5347,18 @@ static hipError_t hip_traced_hipGetLastError(hip_hipGetLastError_fn *tracer_real
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetLastError) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetLastError__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 57);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real();
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(57, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(57, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -5382,7 +5381,8 @@ static hipError_t hip_traced_hipGetLastError(hip_hipGetLastError_fn *tracer_real
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetLastError))
     lttng_ust_tracepoint(lttng_ust_hip, hipGetLastError, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -5419,19 +5419,18 @@ static hipError_t hip_traced_hipPeekAtLastError(hip_hipPeekAtLastError_fn *trace
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPeekAtLastError) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPeekAtLastError__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 58);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real();
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(58, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(58, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -5454,7 +5453,8 @@ static hipError_t hip_traced_hipPeekAtLastError(hip_hipPeekAtLastError_fn *trace
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPeekAtLastError))
     lttng_ust_tracepoint(lttng_ust_hip, hipPeekAtLastError, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -5491,19 +5491,18 @@ static const char *hip_traced_hipGetErrorName(hip_hipGetErrorName_fn *tracer_rea
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorName) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorName__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 59);
     const char *tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hip_error);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(59, tracer_depth, 0);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(59, tracer_depth, 0));
     hip_depth--;
     return tracer_result;
   }
@@ -5529,7 +5528,8 @@ static const char *hip_traced_hipGetErrorName(hip_hipGetErrorName_fn *tracer_rea
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorName))
     lttng_ust_tracepoint(lttng_ust_hip, hipGetErrorName, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -5566,19 +5566,18 @@ static const char *hip_traced_hipGetErrorString(hip_hipGetErrorString_fn *tracer
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorString) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorString__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 60);
     const char *tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hipError);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(60, tracer_depth, 0);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(60, tracer_depth, 0));
     hip_depth--;
     return tracer_result;
   }
@@ -5604,7 +5603,8 @@ static const char *hip_traced_hipGetErrorString(hip_hipGetErrorString_fn *tracer
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorString))
     lttng_ust_tracepoint(lttng_ust_hip, hipGetErrorString, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -5641,19 +5641,18 @@ static hipError_t hip_traced_hipStreamCreate(hip_hipStreamCreate_fn *tracer_real
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreate) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreate__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 61);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(stream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(61, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(61, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -5679,7 +5678,8 @@ static hipError_t hip_traced_hipStreamCreate(hip_hipStreamCreate_fn *tracer_real
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreate))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamCreate, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -5717,19 +5717,18 @@ static hipError_t hip_traced_hipStreamCreateWithFlags(hip_hipStreamCreateWithFla
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithFlags) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithFlags__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 62);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(stream, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(62, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(62, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -5757,7 +5756,8 @@ static hipError_t hip_traced_hipStreamCreateWithFlags(hip_hipStreamCreateWithFla
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithFlags))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamCreateWithFlags, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -5797,19 +5797,18 @@ static hipError_t hip_traced_hipStreamCreateWithPriority(hip_hipStreamCreateWith
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithPriority) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithPriority__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 63);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(stream, flags, priority);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(63, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(63, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -5840,7 +5839,8 @@ static hipError_t hip_traced_hipStreamCreateWithPriority(hip_hipStreamCreateWith
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithPriority))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamCreateWithPriority, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -5880,19 +5880,18 @@ static hipError_t hip_traced_hipDeviceGetStreamPriorityRange(hip_hipDeviceGetStr
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetStreamPriorityRange) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetStreamPriorityRange__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 64);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(leastPriority, greatestPriority);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(64, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(64, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -5921,7 +5920,8 @@ static hipError_t hip_traced_hipDeviceGetStreamPriorityRange(hip_hipDeviceGetStr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetStreamPriorityRange))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGetStreamPriorityRange, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -5959,19 +5959,18 @@ static hipError_t hip_traced_hipStreamDestroy(hip_hipStreamDestroy_fn *tracer_re
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamDestroy) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamDestroy__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 65);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(stream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(65, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(65, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -5996,7 +5995,8 @@ static hipError_t hip_traced_hipStreamDestroy(hip_hipStreamDestroy_fn *tracer_re
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamDestroy))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamDestroy, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -6033,19 +6033,18 @@ static hipError_t hip_traced_hipStreamQuery(hip_hipStreamQuery_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 66);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(stream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(66, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(66, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -6070,7 +6069,8 @@ static hipError_t hip_traced_hipStreamQuery(hip_hipStreamQuery_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamQuery, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -6107,19 +6107,18 @@ static hipError_t hip_traced_hipStreamSynchronize(hip_hipStreamSynchronize_fn *t
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 67);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(stream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(67, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(67, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -6144,7 +6143,8 @@ static hipError_t hip_traced_hipStreamSynchronize(hip_hipStreamSynchronize_fn *t
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamSynchronize, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -6182,19 +6182,18 @@ static hipError_t hip_traced_hipStreamWaitEvent(hip_hipStreamWaitEvent_fn *trace
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 68);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(stream, event, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(68, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(68, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -6223,7 +6222,8 @@ static hipError_t hip_traced_hipStreamWaitEvent(hip_hipStreamWaitEvent_fn *trace
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamWaitEvent, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -6262,19 +6262,18 @@ static hipError_t hip_traced_hipStreamGetFlags(hip_hipStreamGetFlags_fn *tracer_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 69);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(stream, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(69, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(69, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -6302,7 +6301,8 @@ static hipError_t hip_traced_hipStreamGetFlags(hip_hipStreamGetFlags_fn *tracer_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamGetFlags, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -6340,19 +6340,18 @@ static hipError_t hip_traced_hipStreamGetPriority(hip_hipStreamGetPriority_fn *t
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 70);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(stream, priority);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(70, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(70, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -6380,7 +6379,8 @@ static hipError_t hip_traced_hipStreamGetPriority(hip_hipStreamGetPriority_fn *t
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamGetPriority, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -6419,19 +6419,18 @@ static hipError_t hip_traced_hipExtStreamCreateWithCUMask(hip_hipExtStreamCreate
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamCreateWithCUMask) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamCreateWithCUMask__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 71);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(stream, cuMaskSize, cuMask);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(71, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(71, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -6462,7 +6461,8 @@ static hipError_t hip_traced_hipExtStreamCreateWithCUMask(hip_hipExtStreamCreate
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamCreateWithCUMask))
     lttng_ust_tracepoint(lttng_ust_hip, hipExtStreamCreateWithCUMask, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -6502,19 +6502,18 @@ static hipError_t hip_traced_hipExtStreamGetCUMask(hip_hipExtStreamGetCUMask_fn 
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamGetCUMask) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamGetCUMask__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 72);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(stream, cuMaskSize, cuMask);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(72, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(72, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -6545,7 +6544,8 @@ static hipError_t hip_traced_hipExtStreamGetCUMask(hip_hipExtStreamGetCUMask_fn 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamGetCUMask))
     lttng_ust_tracepoint(lttng_ust_hip, hipExtStreamGetCUMask, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -6585,19 +6585,18 @@ static hipError_t hip_traced_hipStreamAddCallback(hip_hipStreamAddCallback_fn *t
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAddCallback) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAddCallback__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 73);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(stream, callback, userData, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(73, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(73, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -6629,7 +6628,8 @@ static hipError_t hip_traced_hipStreamAddCallback(hip_hipStreamAddCallback_fn *t
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAddCallback))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamAddCallback, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -6670,19 +6670,18 @@ static hipError_t hip_traced_hipStreamWaitValue32(hip_hipStreamWaitValue32_fn *t
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue32) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue32__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 74);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(stream, ptr, value, flags, mask);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(74, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(74, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -6716,7 +6715,8 @@ static hipError_t hip_traced_hipStreamWaitValue32(hip_hipStreamWaitValue32_fn *t
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue32))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamWaitValue32, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -6757,19 +6757,18 @@ static hipError_t hip_traced_hipStreamWaitValue64(hip_hipStreamWaitValue64_fn *t
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue64) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue64__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 75);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(stream, ptr, value, flags, mask);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(75, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(75, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -6803,7 +6802,8 @@ static hipError_t hip_traced_hipStreamWaitValue64(hip_hipStreamWaitValue64_fn *t
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue64))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamWaitValue64, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -6843,19 +6843,18 @@ static hipError_t hip_traced_hipStreamWriteValue32(hip_hipStreamWriteValue32_fn 
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue32) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue32__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 76);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(stream, ptr, value, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(76, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(76, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -6887,7 +6886,8 @@ static hipError_t hip_traced_hipStreamWriteValue32(hip_hipStreamWriteValue32_fn 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue32))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamWriteValue32, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -6926,19 +6926,18 @@ static hipError_t hip_traced_hipStreamWriteValue64(hip_hipStreamWriteValue64_fn 
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue64) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue64__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 77);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(stream, ptr, value, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(77, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(77, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -6970,7 +6969,8 @@ static hipError_t hip_traced_hipStreamWriteValue64(hip_hipStreamWriteValue64_fn 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue64))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamWriteValue64, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -7009,19 +7009,18 @@ static hipError_t hip_traced_hipEventCreateWithFlags(hip_hipEventCreateWithFlags
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreateWithFlags) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreateWithFlags__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 78);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(event, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(78, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(78, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -7049,7 +7048,8 @@ static hipError_t hip_traced_hipEventCreateWithFlags(hip_hipEventCreateWithFlags
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreateWithFlags))
     lttng_ust_tracepoint(lttng_ust_hip, hipEventCreateWithFlags, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -7086,19 +7086,18 @@ static hipError_t hip_traced_hipEventCreate(hip_hipEventCreate_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreate) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreate__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 79);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(event);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(79, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(79, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -7124,7 +7123,8 @@ static hipError_t hip_traced_hipEventCreate(hip_hipEventCreate_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreate))
     lttng_ust_tracepoint(lttng_ust_hip, hipEventCreate, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -7162,19 +7162,18 @@ static hipError_t hip_traced_hipEventRecord(hip_hipEventRecord_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventRecord) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventRecord__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 80);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(event, stream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(80, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(80, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -7201,7 +7200,8 @@ static hipError_t hip_traced_hipEventRecord(hip_hipEventRecord_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventRecord))
     lttng_ust_tracepoint(lttng_ust_hip, hipEventRecord, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -7238,19 +7238,18 @@ static hipError_t hip_traced_hipEventDestroy(hip_hipEventDestroy_fn *tracer_real
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventDestroy) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventDestroy__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 81);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(event);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(81, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(81, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -7275,7 +7274,8 @@ static hipError_t hip_traced_hipEventDestroy(hip_hipEventDestroy_fn *tracer_real
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventDestroy))
     lttng_ust_tracepoint(lttng_ust_hip, hipEventDestroy, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -7312,19 +7312,18 @@ static hipError_t hip_traced_hipEventSynchronize(hip_hipEventSynchronize_fn *tra
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventSynchronize) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventSynchronize__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 82);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(event);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(82, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(82, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -7349,7 +7348,8 @@ static hipError_t hip_traced_hipEventSynchronize(hip_hipEventSynchronize_fn *tra
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventSynchronize))
     lttng_ust_tracepoint(lttng_ust_hip, hipEventSynchronize, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -7387,19 +7387,18 @@ static hipError_t hip_traced_hipEventElapsedTime(hip_hipEventElapsedTime_fn *tra
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventElapsedTime) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventElapsedTime__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 83);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(ms, start, stop);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(83, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(83, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -7429,7 +7428,8 @@ static hipError_t hip_traced_hipEventElapsedTime(hip_hipEventElapsedTime_fn *tra
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventElapsedTime))
     lttng_ust_tracepoint(lttng_ust_hip, hipEventElapsedTime, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -7466,19 +7466,18 @@ static hipError_t hip_traced_hipEventQuery(hip_hipEventQuery_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventQuery) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventQuery__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 84);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(event);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(84, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(84, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -7503,7 +7502,8 @@ static hipError_t hip_traced_hipEventQuery(hip_hipEventQuery_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventQuery))
     lttng_ust_tracepoint(lttng_ust_hip, hipEventQuery, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -7542,19 +7542,18 @@ static hipError_t hip_traced_hipPointerGetAttributes(hip_hipPointerGetAttributes
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttributes) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttributes__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 85);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(attributes, ptr);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(85, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(85, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -7581,7 +7580,8 @@ static hipError_t hip_traced_hipPointerGetAttributes(hip_hipPointerGetAttributes
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttributes))
     lttng_ust_tracepoint(lttng_ust_hip, hipPointerGetAttributes, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -7621,19 +7621,18 @@ static hipError_t hip_traced_hipPointerGetAttribute(hip_hipPointerGetAttribute_f
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttribute) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttribute__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 86);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(data, attribute, ptr);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(86, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(86, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -7662,7 +7661,8 @@ static hipError_t hip_traced_hipPointerGetAttribute(hip_hipPointerGetAttribute_f
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttribute))
     lttng_ust_tracepoint(lttng_ust_hip, hipPointerGetAttribute, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -7703,19 +7703,18 @@ static hipError_t hip_traced_hipDrvPointerGetAttributes(hip_hipDrvPointerGetAttr
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvPointerGetAttributes) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvPointerGetAttributes__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 87);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(numAttributes, attributes, data, ptr);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(87, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(87, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -7748,7 +7747,8 @@ static hipError_t hip_traced_hipDrvPointerGetAttributes(hip_hipDrvPointerGetAttr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvPointerGetAttributes))
     lttng_ust_tracepoint(lttng_ust_hip, hipDrvPointerGetAttributes, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -7789,19 +7789,18 @@ static hipError_t hip_traced_hipImportExternalSemaphore(hip_hipImportExternalSem
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalSemaphore) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalSemaphore__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 88);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(extSem_out, semHandleDesc);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(88, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(88, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -7829,7 +7828,8 @@ static hipError_t hip_traced_hipImportExternalSemaphore(hip_hipImportExternalSem
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalSemaphore))
     lttng_ust_tracepoint(lttng_ust_hip, hipImportExternalSemaphore, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -7872,19 +7872,18 @@ static hipError_t hip_traced_hipSignalExternalSemaphoresAsync(hip_hipSignalExter
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSignalExternalSemaphoresAsync) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSignalExternalSemaphoresAsync__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 89);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(extSemArray, paramsArray, numExtSems, stream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(89, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(89, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -7916,7 +7915,8 @@ static hipError_t hip_traced_hipSignalExternalSemaphoresAsync(hip_hipSignalExter
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSignalExternalSemaphoresAsync))
     lttng_ust_tracepoint(lttng_ust_hip, hipSignalExternalSemaphoresAsync, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -7960,19 +7960,18 @@ static hipError_t hip_traced_hipWaitExternalSemaphoresAsync(hip_hipWaitExternalS
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipWaitExternalSemaphoresAsync) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipWaitExternalSemaphoresAsync__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 90);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(extSemArray, paramsArray, numExtSems, stream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(90, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(90, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -8004,7 +8003,8 @@ static hipError_t hip_traced_hipWaitExternalSemaphoresAsync(hip_hipWaitExternalS
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipWaitExternalSemaphoresAsync))
     lttng_ust_tracepoint(lttng_ust_hip, hipWaitExternalSemaphoresAsync, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -8045,19 +8045,18 @@ static hipError_t hip_traced_hipDestroyExternalSemaphore(hip_hipDestroyExternalS
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalSemaphore) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalSemaphore__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 91);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(extSem);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(91, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(91, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -8082,7 +8081,8 @@ static hipError_t hip_traced_hipDestroyExternalSemaphore(hip_hipDestroyExternalS
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalSemaphore))
     lttng_ust_tracepoint(lttng_ust_hip, hipDestroyExternalSemaphore, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -8121,19 +8121,18 @@ static hipError_t hip_traced_hipImportExternalMemory(hip_hipImportExternalMemory
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalMemory) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalMemory__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 92);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(extMem_out, memHandleDesc);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(92, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(92, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -8161,7 +8160,8 @@ static hipError_t hip_traced_hipImportExternalMemory(hip_hipImportExternalMemory
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalMemory))
     lttng_ust_tracepoint(lttng_ust_hip, hipImportExternalMemory, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -8203,19 +8203,18 @@ static hipError_t hip_traced_hipExternalMemoryGetMappedBuffer(hip_hipExternalMem
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExternalMemoryGetMappedBuffer) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExternalMemoryGetMappedBuffer__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 93);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(devPtr, extMem, bufferDesc);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(93, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(93, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -8246,7 +8245,8 @@ static hipError_t hip_traced_hipExternalMemoryGetMappedBuffer(hip_hipExternalMem
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExternalMemoryGetMappedBuffer))
     lttng_ust_tracepoint(lttng_ust_hip, hipExternalMemoryGetMappedBuffer, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -8286,19 +8286,18 @@ static hipError_t hip_traced_hipDestroyExternalMemory(hip_hipDestroyExternalMemo
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalMemory) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalMemory__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 94);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(extMem);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(94, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(94, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -8323,7 +8322,8 @@ static hipError_t hip_traced_hipDestroyExternalMemory(hip_hipDestroyExternalMemo
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalMemory))
     lttng_ust_tracepoint(lttng_ust_hip, hipDestroyExternalMemory, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -8360,19 +8360,18 @@ static hipError_t hip_traced_hipMalloc(hip_hipMalloc_fn *tracer_real, const void
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 95);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(ptr, size);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(95, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(95, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -8400,7 +8399,8 @@ static hipError_t hip_traced_hipMalloc(hip_hipMalloc_fn *tracer_real, const void
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc))
     lttng_ust_tracepoint(lttng_ust_hip, hipMalloc, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -8438,19 +8438,18 @@ static hipError_t hip_traced_hipExtMallocWithFlags(hip_hipExtMallocWithFlags_fn 
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtMallocWithFlags) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtMallocWithFlags__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 96);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(ptr, sizeBytes, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(96, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(96, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -8480,7 +8479,8 @@ static hipError_t hip_traced_hipExtMallocWithFlags(hip_hipExtMallocWithFlags_fn 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtMallocWithFlags))
     lttng_ust_tracepoint(lttng_ust_hip, hipExtMallocWithFlags, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -8518,19 +8518,18 @@ static hipError_t hip_traced_hipMallocHost(hip_hipMallocHost_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocHost) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocHost__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 97);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(ptr, size);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(97, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(97, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -8558,7 +8557,8 @@ static hipError_t hip_traced_hipMallocHost(hip_hipMallocHost_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocHost))
     lttng_ust_tracepoint(lttng_ust_hip, hipMallocHost, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -8595,19 +8595,18 @@ static hipError_t hip_traced_hipMemAllocHost(hip_hipMemAllocHost_fn *tracer_real
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocHost) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocHost__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 98);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(ptr, size);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(98, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(98, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -8635,7 +8634,8 @@ static hipError_t hip_traced_hipMemAllocHost(hip_hipMemAllocHost_fn *tracer_real
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocHost))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemAllocHost, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -8673,19 +8673,18 @@ static hipError_t hip_traced_hipHostMalloc(hip_hipHostMalloc_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostMalloc) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostMalloc__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 99);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(ptr, size, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(99, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(99, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -8715,7 +8714,8 @@ static hipError_t hip_traced_hipHostMalloc(hip_hipHostMalloc_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostMalloc))
     lttng_ust_tracepoint(lttng_ust_hip, hipHostMalloc, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -8753,19 +8753,18 @@ static hipError_t hip_traced_hipMallocManaged(hip_hipMallocManaged_fn *tracer_re
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocManaged) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocManaged__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 100);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dev_ptr, size, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(100, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(100, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -8795,7 +8794,8 @@ static hipError_t hip_traced_hipMallocManaged(hip_hipMallocManaged_fn *tracer_re
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocManaged))
     lttng_ust_tracepoint(lttng_ust_hip, hipMallocManaged, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -8833,19 +8833,18 @@ static hipError_t hip_traced_hipMemPrefetchAsync(hip_hipMemPrefetchAsync_fn *tra
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPrefetchAsync) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPrefetchAsync__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 101);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dev_ptr, count, device, stream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(101, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(101, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -8877,7 +8876,8 @@ static hipError_t hip_traced_hipMemPrefetchAsync(hip_hipMemPrefetchAsync_fn *tra
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPrefetchAsync))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemPrefetchAsync, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -8916,19 +8916,18 @@ static hipError_t hip_traced_hipMemAdvise(hip_hipMemAdvise_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAdvise) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAdvise__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 102);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dev_ptr, count, advice, device);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(102, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(102, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -8960,7 +8959,8 @@ static hipError_t hip_traced_hipMemAdvise(hip_hipMemAdvise_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAdvise))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemAdvise, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -9001,19 +9001,18 @@ static hipError_t hip_traced_hipMemRangeGetAttribute(hip_hipMemRangeGetAttribute
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttribute) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttribute__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 103);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(data, data_size, attribute, dev_ptr, count);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(103, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(103, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -9048,7 +9047,8 @@ static hipError_t hip_traced_hipMemRangeGetAttribute(hip_hipMemRangeGetAttribute
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttribute))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemRangeGetAttribute, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -9091,19 +9091,18 @@ static hipError_t hip_traced_hipMemRangeGetAttributes(hip_hipMemRangeGetAttribut
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttributes) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttributes__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 104);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(data, data_sizes, attributes, num_attributes, dev_ptr, count);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(104, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(104, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -9141,7 +9140,8 @@ static hipError_t hip_traced_hipMemRangeGetAttributes(hip_hipMemRangeGetAttribut
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttributes))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemRangeGetAttributes, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -9184,19 +9184,18 @@ static hipError_t hip_traced_hipStreamAttachMemAsync(hip_hipStreamAttachMemAsync
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAttachMemAsync) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAttachMemAsync__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 105);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(stream, dev_ptr, length, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(105, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(105, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -9228,7 +9227,8 @@ static hipError_t hip_traced_hipStreamAttachMemAsync(hip_hipStreamAttachMemAsync
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAttachMemAsync))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamAttachMemAsync, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -9268,19 +9268,18 @@ static hipError_t hip_traced_hipMallocAsync(hip_hipMallocAsync_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocAsync) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocAsync__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 106);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dev_ptr, size, stream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(106, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(106, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -9310,7 +9309,8 @@ static hipError_t hip_traced_hipMallocAsync(hip_hipMallocAsync_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocAsync))
     lttng_ust_tracepoint(lttng_ust_hip, hipMallocAsync, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -9348,19 +9348,18 @@ static hipError_t hip_traced_hipFreeAsync(hip_hipFreeAsync_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeAsync) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeAsync__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 107);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dev_ptr, stream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(107, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(107, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -9387,7 +9386,8 @@ static hipError_t hip_traced_hipFreeAsync(hip_hipFreeAsync_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeAsync))
     lttng_ust_tracepoint(lttng_ust_hip, hipFreeAsync, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -9425,19 +9425,18 @@ static hipError_t hip_traced_hipMemPoolTrimTo(hip_hipMemPoolTrimTo_fn *tracer_re
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolTrimTo) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolTrimTo__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 108);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(mem_pool, min_bytes_to_hold);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(108, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(108, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -9464,7 +9463,8 @@ static hipError_t hip_traced_hipMemPoolTrimTo(hip_hipMemPoolTrimTo_fn *tracer_re
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolTrimTo))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemPoolTrimTo, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -9504,19 +9504,18 @@ static hipError_t hip_traced_hipMemPoolSetAttribute(hip_hipMemPoolSetAttribute_f
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAttribute) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAttribute__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 109);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(mem_pool, attr, value);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(109, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(109, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -9545,7 +9544,8 @@ static hipError_t hip_traced_hipMemPoolSetAttribute(hip_hipMemPoolSetAttribute_f
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAttribute))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemPoolSetAttribute, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -9585,19 +9585,18 @@ static hipError_t hip_traced_hipMemPoolGetAttribute(hip_hipMemPoolGetAttribute_f
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAttribute) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAttribute__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 110);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(mem_pool, attr, value);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(110, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(110, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -9626,7 +9625,8 @@ static hipError_t hip_traced_hipMemPoolGetAttribute(hip_hipMemPoolGetAttribute_f
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAttribute))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemPoolGetAttribute, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -9665,19 +9665,18 @@ static hipError_t hip_traced_hipMemPoolSetAccess(hip_hipMemPoolSetAccess_fn *tra
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAccess) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAccess__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 111);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(mem_pool, desc_list, count);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(111, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(111, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -9707,7 +9706,8 @@ static hipError_t hip_traced_hipMemPoolSetAccess(hip_hipMemPoolSetAccess_fn *tra
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAccess))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemPoolSetAccess, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -9748,19 +9748,18 @@ static hipError_t hip_traced_hipMemPoolGetAccess(hip_hipMemPoolGetAccess_fn *tra
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAccess) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAccess__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 112);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(flags, mem_pool, location);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(112, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(112, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -9791,7 +9790,8 @@ static hipError_t hip_traced_hipMemPoolGetAccess(hip_hipMemPoolGetAccess_fn *tra
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAccess))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemPoolGetAccess, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -9831,19 +9831,18 @@ static hipError_t hip_traced_hipMemPoolCreate(hip_hipMemPoolCreate_fn *tracer_re
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolCreate) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolCreate__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 113);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(mem_pool, pool_props);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(113, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(113, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -9871,7 +9870,8 @@ static hipError_t hip_traced_hipMemPoolCreate(hip_hipMemPoolCreate_fn *tracer_re
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolCreate))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemPoolCreate, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -9908,19 +9908,18 @@ static hipError_t hip_traced_hipMemPoolDestroy(hip_hipMemPoolDestroy_fn *tracer_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolDestroy) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolDestroy__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 114);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(mem_pool);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(114, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(114, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -9945,7 +9944,8 @@ static hipError_t hip_traced_hipMemPoolDestroy(hip_hipMemPoolDestroy_fn *tracer_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolDestroy))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemPoolDestroy, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -9984,19 +9984,18 @@ static hipError_t hip_traced_hipMallocFromPoolAsync(hip_hipMallocFromPoolAsync_f
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocFromPoolAsync) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocFromPoolAsync__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 115);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dev_ptr, size, mem_pool, stream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(115, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(115, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -10029,7 +10028,8 @@ static hipError_t hip_traced_hipMallocFromPoolAsync(hip_hipMallocFromPoolAsync_f
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocFromPoolAsync))
     lttng_ust_tracepoint(lttng_ust_hip, hipMallocFromPoolAsync, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -10072,19 +10072,18 @@ static hipError_t hip_traced_hipMemPoolExportToShareableHandle(hip_hipMemPoolExp
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportToShareableHandle) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportToShareableHandle__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 116);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(shared_handle, mem_pool, handle_type, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(116, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(116, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -10116,7 +10115,8 @@ static hipError_t hip_traced_hipMemPoolExportToShareableHandle(hip_hipMemPoolExp
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportToShareableHandle))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemPoolExportToShareableHandle, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -10160,19 +10160,18 @@ static hipError_t hip_traced_hipMemPoolImportFromShareableHandle(hip_hipMemPoolI
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportFromShareableHandle) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportFromShareableHandle__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 117);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(mem_pool, shared_handle, handle_type, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(117, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(117, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -10205,7 +10204,8 @@ static hipError_t hip_traced_hipMemPoolImportFromShareableHandle(hip_hipMemPoolI
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportFromShareableHandle))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemPoolImportFromShareableHandle, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -10248,19 +10248,18 @@ static hipError_t hip_traced_hipMemPoolExportPointer(hip_hipMemPoolExportPointer
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportPointer) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportPointer__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 118);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(export_data, dev_ptr);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(118, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(118, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -10287,7 +10286,8 @@ static hipError_t hip_traced_hipMemPoolExportPointer(hip_hipMemPoolExportPointer
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportPointer))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemPoolExportPointer, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -10327,19 +10327,18 @@ static hipError_t hip_traced_hipMemPoolImportPointer(hip_hipMemPoolImportPointer
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportPointer) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportPointer__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 119);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dev_ptr, mem_pool, export_data);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(119, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(119, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -10370,7 +10369,8 @@ static hipError_t hip_traced_hipMemPoolImportPointer(hip_hipMemPoolImportPointer
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportPointer))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemPoolImportPointer, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -10410,19 +10410,18 @@ static hipError_t hip_traced_hipHostAlloc(hip_hipHostAlloc_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostAlloc) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostAlloc__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 120);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(ptr, size, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(120, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(120, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -10452,7 +10451,8 @@ static hipError_t hip_traced_hipHostAlloc(hip_hipHostAlloc_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostAlloc))
     lttng_ust_tracepoint(lttng_ust_hip, hipHostAlloc, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -10490,19 +10490,18 @@ static hipError_t hip_traced_hipHostGetDevicePointer(hip_hipHostGetDevicePointer
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetDevicePointer) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetDevicePointer__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 121);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(devPtr, hstPtr, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(121, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(121, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -10532,7 +10531,8 @@ static hipError_t hip_traced_hipHostGetDevicePointer(hip_hipHostGetDevicePointer
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetDevicePointer))
     lttng_ust_tracepoint(lttng_ust_hip, hipHostGetDevicePointer, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -10571,19 +10571,18 @@ static hipError_t hip_traced_hipHostGetFlags(hip_hipHostGetFlags_fn *tracer_real
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetFlags) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetFlags__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 122);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(flagsPtr, hostPtr);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(122, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(122, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -10611,7 +10610,8 @@ static hipError_t hip_traced_hipHostGetFlags(hip_hipHostGetFlags_fn *tracer_real
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetFlags))
     lttng_ust_tracepoint(lttng_ust_hip, hipHostGetFlags, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -10649,19 +10649,18 @@ static hipError_t hip_traced_hipHostRegister(hip_hipHostRegister_fn *tracer_real
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostRegister) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostRegister__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 123);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hostPtr, sizeBytes, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(123, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(123, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -10691,7 +10690,8 @@ static hipError_t hip_traced_hipHostRegister(hip_hipHostRegister_fn *tracer_real
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostRegister))
     lttng_ust_tracepoint(lttng_ust_hip, hipHostRegister, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -10729,19 +10729,18 @@ static hipError_t hip_traced_hipHostUnregister(hip_hipHostUnregister_fn *tracer_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostUnregister) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostUnregister__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 124);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hostPtr);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(124, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(124, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -10766,7 +10765,8 @@ static hipError_t hip_traced_hipHostUnregister(hip_hipHostUnregister_fn *tracer_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostUnregister))
     lttng_ust_tracepoint(lttng_ust_hip, hipHostUnregister, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -10804,19 +10804,18 @@ static hipError_t hip_traced_hipMallocPitch(hip_hipMallocPitch_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocPitch) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocPitch__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 125);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(ptr, pitch, width, height);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(125, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(125, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -10850,7 +10849,8 @@ static hipError_t hip_traced_hipMallocPitch(hip_hipMallocPitch_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocPitch))
     lttng_ust_tracepoint(lttng_ust_hip, hipMallocPitch, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -10890,19 +10890,18 @@ static hipError_t hip_traced_hipMemAllocPitch(hip_hipMemAllocPitch_fn *tracer_re
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocPitch) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocPitch__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 126);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dptr, pitch, widthInBytes, height, elementSizeBytes);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(126, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(126, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -10939,7 +10938,8 @@ static hipError_t hip_traced_hipMemAllocPitch(hip_hipMemAllocPitch_fn *tracer_re
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocPitch))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemAllocPitch, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -10978,19 +10978,18 @@ static hipError_t hip_traced_hipFree(hip_hipFree_fn *tracer_real, const void *tr
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFree) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFree__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 127);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(ptr);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(127, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(127, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -11015,7 +11014,8 @@ static hipError_t hip_traced_hipFree(hip_hipFree_fn *tracer_real, const void *tr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFree))
     lttng_ust_tracepoint(lttng_ust_hip, hipFree, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -11052,19 +11052,18 @@ static hipError_t hip_traced_hipFreeHost(hip_hipFreeHost_fn *tracer_real, const 
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeHost) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeHost__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 128);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(ptr);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(128, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(128, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -11089,7 +11088,8 @@ static hipError_t hip_traced_hipFreeHost(hip_hipFreeHost_fn *tracer_real, const 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeHost))
     lttng_ust_tracepoint(lttng_ust_hip, hipFreeHost, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -11126,19 +11126,18 @@ static hipError_t hip_traced_hipHostFree(hip_hipHostFree_fn *tracer_real, const 
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostFree) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostFree__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 129);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(ptr);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(129, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(129, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -11163,7 +11162,8 @@ static hipError_t hip_traced_hipHostFree(hip_hipHostFree_fn *tracer_real, const 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostFree))
     lttng_ust_tracepoint(lttng_ust_hip, hipHostFree, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -11239,7 +11239,8 @@ static hipError_t hip_traced_hipMemcpy(hip_hipMemcpy_fn *tracer_real, const void
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -11318,7 +11319,8 @@ static hipError_t hip_traced_hipMemcpyWithStream(hip_hipMemcpyWithStream_fn *tra
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyWithStream))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyWithStream, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -11392,7 +11394,8 @@ static hipError_t hip_traced_hipMemcpyHtoD(hip_hipMemcpyHtoD_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoD))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyHtoD, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -11464,7 +11467,8 @@ static hipError_t hip_traced_hipMemcpyDtoH(hip_hipMemcpyDtoH_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoH))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyDtoH, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -11536,7 +11540,8 @@ static hipError_t hip_traced_hipMemcpyDtoD(hip_hipMemcpyDtoD_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoD))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyDtoD, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -11611,7 +11616,8 @@ static hipError_t hip_traced_hipMemcpyHtoDAsync(hip_hipMemcpyHtoDAsync_fn *trace
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoDAsync))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyHtoDAsync, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -11688,7 +11694,8 @@ static hipError_t hip_traced_hipMemcpyDtoHAsync(hip_hipMemcpyDtoHAsync_fn *trace
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoHAsync))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyDtoHAsync, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -11765,7 +11772,8 @@ static hipError_t hip_traced_hipMemcpyDtoDAsync(hip_hipMemcpyDtoDAsync_fn *trace
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoDAsync))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyDtoDAsync, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -11805,19 +11813,18 @@ static hipError_t hip_traced_hipModuleGetGlobal(hip_hipModuleGetGlobal_fn *trace
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetGlobal) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetGlobal__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 138);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dptr, bytes, hmod, name);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(138, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(138, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -11851,7 +11858,8 @@ static hipError_t hip_traced_hipModuleGetGlobal(hip_hipModuleGetGlobal_fn *trace
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetGlobal))
     lttng_ust_tracepoint(lttng_ust_hip, hipModuleGetGlobal, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -11891,19 +11899,18 @@ static hipError_t hip_traced_hipGetSymbolAddress(hip_hipGetSymbolAddress_fn *tra
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolAddress) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolAddress__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 139);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(devPtr, symbol);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(139, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(139, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -11931,7 +11938,8 @@ static hipError_t hip_traced_hipGetSymbolAddress(hip_hipGetSymbolAddress_fn *tra
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolAddress))
     lttng_ust_tracepoint(lttng_ust_hip, hipGetSymbolAddress, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -11969,19 +11977,18 @@ static hipError_t hip_traced_hipGetSymbolSize(hip_hipGetSymbolSize_fn *tracer_re
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolSize) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolSize__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 140);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(size, symbol);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(140, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(140, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -12009,7 +12016,8 @@ static hipError_t hip_traced_hipGetSymbolSize(hip_hipGetSymbolSize_fn *tracer_re
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolSize))
     lttng_ust_tracepoint(lttng_ust_hip, hipGetSymbolSize, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -12048,19 +12056,18 @@ static hipError_t hip_traced_hipMemcpyToSymbol(hip_hipMemcpyToSymbol_fn *tracer_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 141);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(symbol, src, sizeBytes, offset, kind);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(141, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(141, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -12095,7 +12102,8 @@ static hipError_t hip_traced_hipMemcpyToSymbol(hip_hipMemcpyToSymbol_fn *tracer_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyToSymbol, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -12137,19 +12145,18 @@ static hipError_t hip_traced_hipMemcpyToSymbolAsync(hip_hipMemcpyToSymbolAsync_f
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbolAsync) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbolAsync__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 142);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(symbol, src, sizeBytes, offset, kind, stream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(142, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(142, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -12186,7 +12193,8 @@ static hipError_t hip_traced_hipMemcpyToSymbolAsync(hip_hipMemcpyToSymbolAsync_f
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbolAsync))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyToSymbolAsync, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -12227,19 +12235,18 @@ static hipError_t hip_traced_hipMemcpyFromSymbol(hip_hipMemcpyFromSymbol_fn *tra
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 143);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dst, symbol, sizeBytes, offset, kind);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(143, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(143, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -12274,7 +12281,8 @@ static hipError_t hip_traced_hipMemcpyFromSymbol(hip_hipMemcpyFromSymbol_fn *tra
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyFromSymbol, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -12316,19 +12324,18 @@ static hipError_t hip_traced_hipMemcpyFromSymbolAsync(hip_hipMemcpyFromSymbolAsy
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbolAsync) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbolAsync__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 144);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dst, symbol, sizeBytes, offset, kind, stream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(144, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(144, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -12365,7 +12372,8 @@ static hipError_t hip_traced_hipMemcpyFromSymbolAsync(hip_hipMemcpyFromSymbolAsy
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbolAsync))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyFromSymbolAsync, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -12446,7 +12454,8 @@ static hipError_t hip_traced_hipMemcpyAsync(hip_hipMemcpyAsync_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAsync))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyAsync, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -12519,7 +12528,8 @@ static hipError_t hip_traced_hipMemset(hip_hipMemset_fn *tracer_real, const void
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemset, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -12556,19 +12566,18 @@ static hipError_t hip_traced_hipMemsetD8(hip_hipMemsetD8_fn *tracer_real, const 
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 147);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dest, value, count);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(147, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(147, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -12597,7 +12606,8 @@ static hipError_t hip_traced_hipMemsetD8(hip_hipMemsetD8_fn *tracer_real, const 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemsetD8, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -12635,19 +12645,18 @@ static hipError_t hip_traced_hipMemsetD8Async(hip_hipMemsetD8Async_fn *tracer_re
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8Async) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8Async__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 148);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dest, value, count, stream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(148, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(148, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -12679,7 +12688,8 @@ static hipError_t hip_traced_hipMemsetD8Async(hip_hipMemsetD8Async_fn *tracer_re
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8Async))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemsetD8Async, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -12719,19 +12729,18 @@ static hipError_t hip_traced_hipMemsetD16(hip_hipMemsetD16_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 149);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dest, value, count);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(149, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(149, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -12760,7 +12769,8 @@ static hipError_t hip_traced_hipMemsetD16(hip_hipMemsetD16_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemsetD16, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -12799,19 +12809,18 @@ static hipError_t hip_traced_hipMemsetD16Async(hip_hipMemsetD16Async_fn *tracer_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16Async) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16Async__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 150);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dest, value, count, stream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(150, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(150, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -12843,7 +12852,8 @@ static hipError_t hip_traced_hipMemsetD16Async(hip_hipMemsetD16Async_fn *tracer_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16Async))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemsetD16Async, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -12883,19 +12893,18 @@ static hipError_t hip_traced_hipMemsetD32(hip_hipMemsetD32_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 151);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dest, value, count);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(151, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(151, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -12924,7 +12933,8 @@ static hipError_t hip_traced_hipMemsetD32(hip_hipMemsetD32_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemsetD32, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -12999,7 +13009,8 @@ static hipError_t hip_traced_hipMemsetAsync(hip_hipMemsetAsync_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetAsync))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemsetAsync, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -13038,19 +13049,18 @@ static hipError_t hip_traced_hipMemsetD32Async(hip_hipMemsetD32Async_fn *tracer_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32Async) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32Async__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 153);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dst, value, count, stream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(153, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(153, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -13082,7 +13092,8 @@ static hipError_t hip_traced_hipMemsetD32Async(hip_hipMemsetD32Async_fn *tracer_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32Async))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemsetD32Async, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -13121,19 +13132,18 @@ static hipError_t hip_traced_hipMemset2D(hip_hipMemset2D_fn *tracer_real, const 
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 154);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dst, pitch, value, width, height);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(154, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(154, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -13167,7 +13177,8 @@ static hipError_t hip_traced_hipMemset2D(hip_hipMemset2D_fn *tracer_real, const 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemset2D, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -13207,19 +13218,18 @@ static hipError_t hip_traced_hipMemset2DAsync(hip_hipMemset2DAsync_fn *tracer_re
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2DAsync) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2DAsync__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 155);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dst, pitch, value, width, height, stream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(155, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(155, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -13256,7 +13266,8 @@ static hipError_t hip_traced_hipMemset2DAsync(hip_hipMemset2DAsync_fn *tracer_re
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2DAsync))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemset2DAsync, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -13295,19 +13306,18 @@ static hipError_t hip_traced_hipMemset3D(hip_hipMemset3D_fn *tracer_real, const 
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 156);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pitchedDevPtr, value, extent);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(156, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(156, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -13335,7 +13345,8 @@ static hipError_t hip_traced_hipMemset3D(hip_hipMemset3D_fn *tracer_real, const 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemset3D, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -13375,19 +13386,18 @@ static hipError_t hip_traced_hipMemset3DAsync(hip_hipMemset3DAsync_fn *tracer_re
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3DAsync) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3DAsync__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 157);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pitchedDevPtr, value, extent, stream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(157, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(157, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -13417,7 +13427,8 @@ static hipError_t hip_traced_hipMemset3DAsync(hip_hipMemset3DAsync_fn *tracer_re
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3DAsync))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemset3DAsync, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -13456,19 +13467,18 @@ static hipError_t hip_traced_hipMemGetInfo(hip_hipMemGetInfo_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetInfo) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetInfo__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 158);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(free, total);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(158, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(158, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -13497,7 +13507,8 @@ static hipError_t hip_traced_hipMemGetInfo(hip_hipMemGetInfo_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetInfo))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemGetInfo, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -13534,19 +13545,18 @@ static hipError_t hip_traced_hipMemPtrGetInfo(hip_hipMemPtrGetInfo_fn *tracer_re
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPtrGetInfo) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPtrGetInfo__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 159);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(ptr, size);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(159, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(159, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -13574,7 +13584,8 @@ static hipError_t hip_traced_hipMemPtrGetInfo(hip_hipMemPtrGetInfo_fn *tracer_re
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPtrGetInfo))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemPtrGetInfo, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -13613,19 +13624,18 @@ static hipError_t hip_traced_hipMallocArray(hip_hipMallocArray_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocArray) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocArray__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 160);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(array, desc, width, height, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(160, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(160, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -13660,7 +13670,8 @@ static hipError_t hip_traced_hipMallocArray(hip_hipMallocArray_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocArray))
     lttng_ust_tracepoint(lttng_ust_hip, hipMallocArray, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -13700,19 +13711,18 @@ static hipError_t hip_traced_hipArrayCreate(hip_hipArrayCreate_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayCreate) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayCreate__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 161);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pHandle, pAllocateArray);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(161, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(161, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -13740,7 +13750,8 @@ static hipError_t hip_traced_hipArrayCreate(hip_hipArrayCreate_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayCreate))
     lttng_ust_tracepoint(lttng_ust_hip, hipArrayCreate, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -13778,19 +13789,18 @@ static hipError_t hip_traced_hipArrayDestroy(hip_hipArrayDestroy_fn *tracer_real
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayDestroy) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayDestroy__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 162);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(array);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(162, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(162, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -13815,7 +13825,8 @@ static hipError_t hip_traced_hipArrayDestroy(hip_hipArrayDestroy_fn *tracer_real
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayDestroy))
     lttng_ust_tracepoint(lttng_ust_hip, hipArrayDestroy, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -13853,19 +13864,18 @@ static hipError_t hip_traced_hipArray3DCreate(hip_hipArray3DCreate_fn *tracer_re
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArray3DCreate) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArray3DCreate__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 163);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(array, pAllocateArray);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(163, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(163, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -13893,7 +13903,8 @@ static hipError_t hip_traced_hipArray3DCreate(hip_hipArray3DCreate_fn *tracer_re
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArray3DCreate))
     lttng_ust_tracepoint(lttng_ust_hip, hipArray3DCreate, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -13931,19 +13942,18 @@ static hipError_t hip_traced_hipMalloc3D(hip_hipMalloc3D_fn *tracer_real, const 
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3D) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3D__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 164);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pitchedDevPtr, extent);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(164, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(164, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -13969,7 +13979,8 @@ static hipError_t hip_traced_hipMalloc3D(hip_hipMalloc3D_fn *tracer_real, const 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3D))
     lttng_ust_tracepoint(lttng_ust_hip, hipMalloc3D, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -14006,19 +14017,18 @@ static hipError_t hip_traced_hipFreeArray(hip_hipFreeArray_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeArray) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeArray__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 165);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(array);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(165, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(165, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -14043,7 +14053,8 @@ static hipError_t hip_traced_hipFreeArray(hip_hipFreeArray_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeArray))
     lttng_ust_tracepoint(lttng_ust_hip, hipFreeArray, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -14081,19 +14092,18 @@ static hipError_t hip_traced_hipFreeMipmappedArray(hip_hipFreeMipmappedArray_fn 
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeMipmappedArray) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeMipmappedArray__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 166);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(mipmappedArray);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(166, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(166, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -14118,7 +14128,8 @@ static hipError_t hip_traced_hipFreeMipmappedArray(hip_hipFreeMipmappedArray_fn 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeMipmappedArray))
     lttng_ust_tracepoint(lttng_ust_hip, hipFreeMipmappedArray, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -14157,19 +14168,18 @@ static hipError_t hip_traced_hipMalloc3DArray(hip_hipMalloc3DArray_fn *tracer_re
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3DArray) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3DArray__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 167);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(array, desc, extent, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(167, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(167, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -14201,7 +14211,8 @@ static hipError_t hip_traced_hipMalloc3DArray(hip_hipMalloc3DArray_fn *tracer_re
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3DArray))
     lttng_ust_tracepoint(lttng_ust_hip, hipMalloc3DArray, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -14244,19 +14255,18 @@ static hipError_t hip_traced_hipMallocMipmappedArray(hip_hipMallocMipmappedArray
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocMipmappedArray) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocMipmappedArray__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 168);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(mipmappedArray, desc, extent, numLevels, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(168, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(168, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -14291,7 +14301,8 @@ static hipError_t hip_traced_hipMallocMipmappedArray(hip_hipMallocMipmappedArray
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocMipmappedArray))
     lttng_ust_tracepoint(lttng_ust_hip, hipMallocMipmappedArray, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -14334,19 +14345,18 @@ static hipError_t hip_traced_hipGetMipmappedArrayLevel(hip_hipGetMipmappedArrayL
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetMipmappedArrayLevel) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetMipmappedArrayLevel__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 169);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(levelArray, mipmappedArray, level);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(169, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(169, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -14377,7 +14387,8 @@ static hipError_t hip_traced_hipGetMipmappedArrayLevel(hip_hipGetMipmappedArrayL
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetMipmappedArrayLevel))
     lttng_ust_tracepoint(lttng_ust_hip, hipGetMipmappedArrayLevel, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -14417,19 +14428,18 @@ static hipError_t hip_traced_hipMemcpy2D(hip_hipMemcpy2D_fn *tracer_real, const 
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 170);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dst, dpitch, src, spitch, width, height, kind);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(170, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(170, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -14468,7 +14478,8 @@ static hipError_t hip_traced_hipMemcpy2D(hip_hipMemcpy2D_fn *tracer_real, const 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy2D, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -14507,19 +14518,18 @@ static hipError_t hip_traced_hipMemcpyParam2D(hip_hipMemcpyParam2D_fn *tracer_re
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2D) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2D__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 171);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pCopy);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(171, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(171, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -14544,7 +14554,8 @@ static hipError_t hip_traced_hipMemcpyParam2D(hip_hipMemcpyParam2D_fn *tracer_re
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2D))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyParam2D, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -14582,19 +14593,18 @@ static hipError_t hip_traced_hipMemcpyParam2DAsync(hip_hipMemcpyParam2DAsync_fn 
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2DAsync) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2DAsync__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 172);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pCopy, stream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(172, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(172, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -14621,7 +14631,8 @@ static hipError_t hip_traced_hipMemcpyParam2DAsync(hip_hipMemcpyParam2DAsync_fn 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2DAsync))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyParam2DAsync, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -14660,19 +14671,18 @@ static hipError_t hip_traced_hipMemcpy2DAsync(hip_hipMemcpy2DAsync_fn *tracer_re
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DAsync) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DAsync__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 173);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dst, dpitch, src, spitch, width, height, kind, stream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(173, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(173, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -14713,7 +14723,8 @@ static hipError_t hip_traced_hipMemcpy2DAsync(hip_hipMemcpy2DAsync_fn *tracer_re
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DAsync))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy2DAsync, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -14755,19 +14766,18 @@ static hipError_t hip_traced_hipMemcpy2DToArray(hip_hipMemcpy2DToArray_fn *trace
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 174);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dst, wOffset, hOffset, src, spitch, width, height, kind);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(174, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(174, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -14808,7 +14818,8 @@ static hipError_t hip_traced_hipMemcpy2DToArray(hip_hipMemcpy2DToArray_fn *trace
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy2DToArray, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -14851,19 +14862,18 @@ static hipError_t hip_traced_hipMemcpy2DToArrayAsync(hip_hipMemcpy2DToArrayAsync
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArrayAsync) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArrayAsync__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 175);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dst, wOffset, hOffset, src, spitch, width, height, kind, stream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(175, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(175, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -14906,7 +14916,8 @@ static hipError_t hip_traced_hipMemcpy2DToArrayAsync(hip_hipMemcpy2DToArrayAsync
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArrayAsync))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy2DToArrayAsync, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -14948,19 +14959,18 @@ static hipError_t hip_traced_hipMemcpyToArray(hip_hipMemcpyToArray_fn *tracer_re
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToArray) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToArray__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 176);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dst, wOffset, hOffset, src, count, kind);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(176, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(176, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -14996,7 +15006,8 @@ static hipError_t hip_traced_hipMemcpyToArray(hip_hipMemcpyToArray_fn *tracer_re
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToArray))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyToArray, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -15037,19 +15048,18 @@ static hipError_t hip_traced_hipMemcpyFromArray(hip_hipMemcpyFromArray_fn *trace
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromArray) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromArray__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 177);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dst, srcArray, wOffset, hOffset, count, kind);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(177, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(177, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -15086,7 +15096,8 @@ static hipError_t hip_traced_hipMemcpyFromArray(hip_hipMemcpyFromArray_fn *trace
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromArray))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyFromArray, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -15128,19 +15139,18 @@ static hipError_t hip_traced_hipMemcpy2DFromArray(hip_hipMemcpy2DFromArray_fn *t
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 178);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dst, dpitch, src, wOffset, hOffset, width, height, kind);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(178, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(178, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -15181,7 +15191,8 @@ static hipError_t hip_traced_hipMemcpy2DFromArray(hip_hipMemcpy2DFromArray_fn *t
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy2DFromArray, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -15224,19 +15235,18 @@ static hipError_t hip_traced_hipMemcpy2DFromArrayAsync(hip_hipMemcpy2DFromArrayA
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArrayAsync) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArrayAsync__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 179);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dst, dpitch, src, wOffset, hOffset, width, height, kind, stream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(179, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(179, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -15280,7 +15290,8 @@ static hipError_t hip_traced_hipMemcpy2DFromArrayAsync(hip_hipMemcpy2DFromArrayA
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArrayAsync))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy2DFromArrayAsync, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -15321,19 +15332,18 @@ static hipError_t hip_traced_hipMemcpyAtoH(hip_hipMemcpyAtoH_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAtoH) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAtoH__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 180);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dst, srcArray, srcOffset, count);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(180, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(180, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -15365,7 +15375,8 @@ static hipError_t hip_traced_hipMemcpyAtoH(hip_hipMemcpyAtoH_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAtoH))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyAtoH, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -15404,19 +15415,18 @@ static hipError_t hip_traced_hipMemcpyHtoA(hip_hipMemcpyHtoA_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoA) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoA__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 181);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dstArray, dstOffset, srcHost, count);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(181, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(181, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -15448,7 +15458,8 @@ static hipError_t hip_traced_hipMemcpyHtoA(hip_hipMemcpyHtoA_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoA))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyHtoA, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -15486,19 +15497,18 @@ static hipError_t hip_traced_hipMemcpy3D(hip_hipMemcpy3D_fn *tracer_real, const 
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 182);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(p);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(182, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(182, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -15523,7 +15533,8 @@ static hipError_t hip_traced_hipMemcpy3D(hip_hipMemcpy3D_fn *tracer_real, const 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy3D, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -15561,19 +15572,18 @@ static hipError_t hip_traced_hipMemcpy3DAsync(hip_hipMemcpy3DAsync_fn *tracer_re
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3DAsync) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3DAsync__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 183);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(p, stream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(183, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(183, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -15600,7 +15610,8 @@ static hipError_t hip_traced_hipMemcpy3DAsync(hip_hipMemcpy3DAsync_fn *tracer_re
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3DAsync))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy3DAsync, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -15637,19 +15648,18 @@ static hipError_t hip_traced_hipDrvMemcpy3D(hip_hipDrvMemcpy3D_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3D) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3D__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 184);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pCopy);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(184, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(184, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -15674,7 +15684,8 @@ static hipError_t hip_traced_hipDrvMemcpy3D(hip_hipDrvMemcpy3D_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3D))
     lttng_ust_tracepoint(lttng_ust_hip, hipDrvMemcpy3D, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -15712,19 +15723,18 @@ static hipError_t hip_traced_hipDrvMemcpy3DAsync(hip_hipDrvMemcpy3DAsync_fn *tra
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3DAsync) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3DAsync__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 185);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pCopy, stream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(185, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(185, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -15751,7 +15761,8 @@ static hipError_t hip_traced_hipDrvMemcpy3DAsync(hip_hipDrvMemcpy3DAsync_fn *tra
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3DAsync))
     lttng_ust_tracepoint(lttng_ust_hip, hipDrvMemcpy3DAsync, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -15789,19 +15800,18 @@ static hipError_t hip_traced_hipDeviceCanAccessPeer(hip_hipDeviceCanAccessPeer_f
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceCanAccessPeer) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceCanAccessPeer__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 186);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(canAccessPeer, deviceId, peerDeviceId);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(186, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(186, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -15832,7 +15842,8 @@ static hipError_t hip_traced_hipDeviceCanAccessPeer(hip_hipDeviceCanAccessPeer_f
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceCanAccessPeer))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceCanAccessPeer, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -15871,19 +15882,18 @@ static hipError_t hip_traced_hipDeviceEnablePeerAccess(hip_hipDeviceEnablePeerAc
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceEnablePeerAccess) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceEnablePeerAccess__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 187);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(peerDeviceId, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(187, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(187, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -15910,7 +15920,8 @@ static hipError_t hip_traced_hipDeviceEnablePeerAccess(hip_hipDeviceEnablePeerAc
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceEnablePeerAccess))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceEnablePeerAccess, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -15948,19 +15959,18 @@ static hipError_t hip_traced_hipDeviceDisablePeerAccess(hip_hipDeviceDisablePeer
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceDisablePeerAccess) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceDisablePeerAccess__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 188);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(peerDeviceId);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(188, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(188, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -15985,7 +15995,8 @@ static hipError_t hip_traced_hipDeviceDisablePeerAccess(hip_hipDeviceDisablePeer
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceDisablePeerAccess))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceDisablePeerAccess, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -16024,19 +16035,18 @@ static hipError_t hip_traced_hipMemGetAddressRange(hip_hipMemGetAddressRange_fn 
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAddressRange) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAddressRange__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 189);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pbase, psize, dptr);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(189, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(189, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -16067,7 +16077,8 @@ static hipError_t hip_traced_hipMemGetAddressRange(hip_hipMemGetAddressRange_fn 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAddressRange))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemGetAddressRange, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -16106,19 +16117,18 @@ static hipError_t hip_traced_hipMemcpyPeer(hip_hipMemcpyPeer_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeer) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeer__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 190);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dst, dstDeviceId, src, srcDeviceId, sizeBytes);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(190, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(190, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -16152,7 +16162,8 @@ static hipError_t hip_traced_hipMemcpyPeer(hip_hipMemcpyPeer_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeer))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyPeer, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -16193,19 +16204,18 @@ static hipError_t hip_traced_hipMemcpyPeerAsync(hip_hipMemcpyPeerAsync_fn *trace
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeerAsync) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeerAsync__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 191);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dst, dstDeviceId, src, srcDevice, sizeBytes, stream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(191, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(191, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -16242,7 +16252,8 @@ static hipError_t hip_traced_hipMemcpyPeerAsync(hip_hipMemcpyPeerAsync_fn *trace
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeerAsync))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyPeerAsync, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -16282,19 +16293,18 @@ static hipError_t hip_traced_hipCtxCreate(hip_hipCtxCreate_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxCreate) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxCreate__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 192);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(ctx, flags, device);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(192, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(192, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -16324,7 +16334,8 @@ static hipError_t hip_traced_hipCtxCreate(hip_hipCtxCreate_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxCreate))
     lttng_ust_tracepoint(lttng_ust_hip, hipCtxCreate, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -16361,19 +16372,18 @@ static hipError_t hip_traced_hipCtxDestroy(hip_hipCtxDestroy_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDestroy) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDestroy__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 193);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(ctx);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(193, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(193, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -16398,7 +16408,8 @@ static hipError_t hip_traced_hipCtxDestroy(hip_hipCtxDestroy_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDestroy))
     lttng_ust_tracepoint(lttng_ust_hip, hipCtxDestroy, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -16435,19 +16446,18 @@ static hipError_t hip_traced_hipCtxPopCurrent(hip_hipCtxPopCurrent_fn *tracer_re
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPopCurrent) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPopCurrent__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 194);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(ctx);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(194, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(194, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -16473,7 +16483,8 @@ static hipError_t hip_traced_hipCtxPopCurrent(hip_hipCtxPopCurrent_fn *tracer_re
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPopCurrent))
     lttng_ust_tracepoint(lttng_ust_hip, hipCtxPopCurrent, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -16510,19 +16521,18 @@ static hipError_t hip_traced_hipCtxPushCurrent(hip_hipCtxPushCurrent_fn *tracer_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPushCurrent) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPushCurrent__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 195);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(ctx);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(195, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(195, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -16547,7 +16557,8 @@ static hipError_t hip_traced_hipCtxPushCurrent(hip_hipCtxPushCurrent_fn *tracer_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPushCurrent))
     lttng_ust_tracepoint(lttng_ust_hip, hipCtxPushCurrent, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -16584,19 +16595,18 @@ static hipError_t hip_traced_hipCtxSetCurrent(hip_hipCtxSetCurrent_fn *tracer_re
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCurrent) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCurrent__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 196);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(ctx);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(196, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(196, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -16621,7 +16631,8 @@ static hipError_t hip_traced_hipCtxSetCurrent(hip_hipCtxSetCurrent_fn *tracer_re
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCurrent))
     lttng_ust_tracepoint(lttng_ust_hip, hipCtxSetCurrent, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -16658,19 +16669,18 @@ static hipError_t hip_traced_hipCtxGetCurrent(hip_hipCtxGetCurrent_fn *tracer_re
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCurrent) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCurrent__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 197);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(ctx);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(197, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(197, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -16696,7 +16706,8 @@ static hipError_t hip_traced_hipCtxGetCurrent(hip_hipCtxGetCurrent_fn *tracer_re
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCurrent))
     lttng_ust_tracepoint(lttng_ust_hip, hipCtxGetCurrent, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -16733,19 +16744,18 @@ static hipError_t hip_traced_hipCtxGetDevice(hip_hipCtxGetDevice_fn *tracer_real
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetDevice) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetDevice__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 198);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(device);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(198, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(198, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -16771,7 +16781,8 @@ static hipError_t hip_traced_hipCtxGetDevice(hip_hipCtxGetDevice_fn *tracer_real
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetDevice))
     lttng_ust_tracepoint(lttng_ust_hip, hipCtxGetDevice, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -16809,19 +16820,18 @@ static hipError_t hip_traced_hipCtxGetApiVersion(hip_hipCtxGetApiVersion_fn *tra
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetApiVersion) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetApiVersion__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 199);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(ctx, apiVersion);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(199, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(199, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -16849,7 +16859,8 @@ static hipError_t hip_traced_hipCtxGetApiVersion(hip_hipCtxGetApiVersion_fn *tra
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetApiVersion))
     lttng_ust_tracepoint(lttng_ust_hip, hipCtxGetApiVersion, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -16887,19 +16898,18 @@ static hipError_t hip_traced_hipCtxGetCacheConfig(hip_hipCtxGetCacheConfig_fn *t
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCacheConfig) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCacheConfig__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 200);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(cacheConfig);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(200, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(200, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -16925,7 +16935,8 @@ static hipError_t hip_traced_hipCtxGetCacheConfig(hip_hipCtxGetCacheConfig_fn *t
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCacheConfig))
     lttng_ust_tracepoint(lttng_ust_hip, hipCtxGetCacheConfig, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -16963,19 +16974,18 @@ static hipError_t hip_traced_hipCtxSetCacheConfig(hip_hipCtxSetCacheConfig_fn *t
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCacheConfig) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCacheConfig__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 201);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(cacheConfig);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(201, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(201, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -17000,7 +17010,8 @@ static hipError_t hip_traced_hipCtxSetCacheConfig(hip_hipCtxSetCacheConfig_fn *t
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCacheConfig))
     lttng_ust_tracepoint(lttng_ust_hip, hipCtxSetCacheConfig, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -17038,19 +17049,18 @@ static hipError_t hip_traced_hipCtxSetSharedMemConfig(hip_hipCtxSetSharedMemConf
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetSharedMemConfig) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetSharedMemConfig__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 202);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(config);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(202, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(202, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -17075,7 +17085,8 @@ static hipError_t hip_traced_hipCtxSetSharedMemConfig(hip_hipCtxSetSharedMemConf
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetSharedMemConfig))
     lttng_ust_tracepoint(lttng_ust_hip, hipCtxSetSharedMemConfig, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -17113,19 +17124,18 @@ static hipError_t hip_traced_hipCtxGetSharedMemConfig(hip_hipCtxGetSharedMemConf
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetSharedMemConfig) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetSharedMemConfig__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 203);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pConfig);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(203, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(203, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -17151,7 +17161,8 @@ static hipError_t hip_traced_hipCtxGetSharedMemConfig(hip_hipCtxGetSharedMemConf
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetSharedMemConfig))
     lttng_ust_tracepoint(lttng_ust_hip, hipCtxGetSharedMemConfig, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -17188,19 +17199,18 @@ static hipError_t hip_traced_hipCtxSynchronize(hip_hipCtxSynchronize_fn *tracer_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSynchronize) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSynchronize__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 204);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real();
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(204, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(204, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -17223,7 +17233,8 @@ static hipError_t hip_traced_hipCtxSynchronize(hip_hipCtxSynchronize_fn *tracer_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSynchronize))
     lttng_ust_tracepoint(lttng_ust_hip, hipCtxSynchronize, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -17260,19 +17271,18 @@ static hipError_t hip_traced_hipCtxGetFlags(hip_hipCtxGetFlags_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetFlags) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetFlags__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 205);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(205, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(205, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -17298,7 +17308,8 @@ static hipError_t hip_traced_hipCtxGetFlags(hip_hipCtxGetFlags_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetFlags))
     lttng_ust_tracepoint(lttng_ust_hip, hipCtxGetFlags, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -17336,19 +17347,18 @@ static hipError_t hip_traced_hipCtxEnablePeerAccess(hip_hipCtxEnablePeerAccess_f
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxEnablePeerAccess) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxEnablePeerAccess__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 206);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(peerCtx, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(206, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(206, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -17375,7 +17385,8 @@ static hipError_t hip_traced_hipCtxEnablePeerAccess(hip_hipCtxEnablePeerAccess_f
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxEnablePeerAccess))
     lttng_ust_tracepoint(lttng_ust_hip, hipCtxEnablePeerAccess, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -17412,19 +17423,18 @@ static hipError_t hip_traced_hipCtxDisablePeerAccess(hip_hipCtxDisablePeerAccess
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDisablePeerAccess) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDisablePeerAccess__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 207);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(peerCtx);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(207, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(207, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -17449,7 +17459,8 @@ static hipError_t hip_traced_hipCtxDisablePeerAccess(hip_hipCtxDisablePeerAccess
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDisablePeerAccess))
     lttng_ust_tracepoint(lttng_ust_hip, hipCtxDisablePeerAccess, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -17487,19 +17498,18 @@ static hipError_t hip_traced_hipDevicePrimaryCtxGetState(hip_hipDevicePrimaryCtx
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxGetState) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxGetState__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 208);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dev, flags, active);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(208, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(208, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -17530,7 +17540,8 @@ static hipError_t hip_traced_hipDevicePrimaryCtxGetState(hip_hipDevicePrimaryCtx
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxGetState))
     lttng_ust_tracepoint(lttng_ust_hip, hipDevicePrimaryCtxGetState, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -17568,19 +17579,18 @@ static hipError_t hip_traced_hipDevicePrimaryCtxRelease(hip_hipDevicePrimaryCtxR
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRelease) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRelease__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 209);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dev);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(209, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(209, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -17605,7 +17615,8 @@ static hipError_t hip_traced_hipDevicePrimaryCtxRelease(hip_hipDevicePrimaryCtxR
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRelease))
     lttng_ust_tracepoint(lttng_ust_hip, hipDevicePrimaryCtxRelease, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -17643,19 +17654,18 @@ static hipError_t hip_traced_hipDevicePrimaryCtxRetain(hip_hipDevicePrimaryCtxRe
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRetain) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRetain__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 210);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pctx, dev);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(210, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(210, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -17683,7 +17693,8 @@ static hipError_t hip_traced_hipDevicePrimaryCtxRetain(hip_hipDevicePrimaryCtxRe
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRetain))
     lttng_ust_tracepoint(lttng_ust_hip, hipDevicePrimaryCtxRetain, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -17720,19 +17731,18 @@ static hipError_t hip_traced_hipDevicePrimaryCtxReset(hip_hipDevicePrimaryCtxRes
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxReset) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxReset__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 211);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dev);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(211, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(211, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -17757,7 +17767,8 @@ static hipError_t hip_traced_hipDevicePrimaryCtxReset(hip_hipDevicePrimaryCtxRes
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxReset))
     lttng_ust_tracepoint(lttng_ust_hip, hipDevicePrimaryCtxReset, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -17795,19 +17806,18 @@ static hipError_t hip_traced_hipDevicePrimaryCtxSetFlags(hip_hipDevicePrimaryCtx
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxSetFlags) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxSetFlags__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 212);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dev, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(212, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(212, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -17834,7 +17844,8 @@ static hipError_t hip_traced_hipDevicePrimaryCtxSetFlags(hip_hipDevicePrimaryCtx
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxSetFlags))
     lttng_ust_tracepoint(lttng_ust_hip, hipDevicePrimaryCtxSetFlags, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -17873,19 +17884,18 @@ static hipError_t hip_traced_hipModuleLoad(hip_hipModuleLoad_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoad) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoad__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 213);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(module, fname);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(213, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(213, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -17913,7 +17923,8 @@ static hipError_t hip_traced_hipModuleLoad(hip_hipModuleLoad_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoad))
     lttng_ust_tracepoint(lttng_ust_hip, hipModuleLoad, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -17950,19 +17961,18 @@ static hipError_t hip_traced_hipModuleUnload(hip_hipModuleUnload_fn *tracer_real
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleUnload) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleUnload__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 214);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(module);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(214, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(214, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -17987,7 +17997,8 @@ static hipError_t hip_traced_hipModuleUnload(hip_hipModuleUnload_fn *tracer_real
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleUnload))
     lttng_ust_tracepoint(lttng_ust_hip, hipModuleUnload, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -18052,7 +18063,8 @@ static hipError_t hip_traced_hipModuleGetFunction(hip_hipModuleGetFunction_fn *t
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetFunction))
     lttng_ust_tracepoint(lttng_ust_hip, hipModuleGetFunction, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -18091,19 +18103,18 @@ static hipError_t hip_traced_hipFuncGetAttributes(hip_hipFuncGetAttributes_fn *t
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttributes) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttributes__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 216);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(attr, func);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(216, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(216, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -18130,7 +18141,8 @@ static hipError_t hip_traced_hipFuncGetAttributes(hip_hipFuncGetAttributes_fn *t
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttributes))
     lttng_ust_tracepoint(lttng_ust_hip, hipFuncGetAttributes, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -18168,19 +18180,18 @@ static hipError_t hip_traced_hipFuncGetAttribute(hip_hipFuncGetAttribute_fn *tra
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttribute) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttribute__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 217);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(value, attrib, hfunc);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(217, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(217, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -18210,7 +18221,8 @@ static hipError_t hip_traced_hipFuncGetAttribute(hip_hipFuncGetAttribute_fn *tra
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttribute))
     lttng_ust_tracepoint(lttng_ust_hip, hipFuncGetAttribute, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -18250,19 +18262,18 @@ static hipError_t hip_traced_hipModuleGetTexRef(hip_hipModuleGetTexRef_fn *trace
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetTexRef) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetTexRef__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 218);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(texRef, hmod, name);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(218, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(218, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -18292,7 +18303,8 @@ static hipError_t hip_traced_hipModuleGetTexRef(hip_hipModuleGetTexRef_fn *trace
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetTexRef))
     lttng_ust_tracepoint(lttng_ust_hip, hipModuleGetTexRef, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -18330,19 +18342,18 @@ static hipError_t hip_traced_hipModuleLoadData(hip_hipModuleLoadData_fn *tracer_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadData) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadData__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 219);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(module, image);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(219, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(219, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -18370,7 +18381,8 @@ static hipError_t hip_traced_hipModuleLoadData(hip_hipModuleLoadData_fn *tracer_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadData))
     lttng_ust_tracepoint(lttng_ust_hip, hipModuleLoadData, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -18409,19 +18421,18 @@ static hipError_t hip_traced_hipModuleLoadDataEx(hip_hipModuleLoadDataEx_fn *tra
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadDataEx) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadDataEx__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 220);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(module, image, numOptions, options, optionValues);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(220, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(220, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -18458,7 +18469,8 @@ static hipError_t hip_traced_hipModuleLoadDataEx(hip_hipModuleLoadDataEx_fn *tra
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadDataEx))
     lttng_ust_tracepoint(lttng_ust_hip, hipModuleLoadDataEx, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -18557,7 +18569,8 @@ static hipError_t hip_traced_hipModuleLaunchKernel(hip_hipModuleLaunchKernel_fn 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLaunchKernel))
     lttng_ust_tracepoint(lttng_ust_hip, hipModuleLaunchKernel, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -18605,19 +18618,18 @@ static hipError_t hip_traced_hipLaunchCooperativeKernel(hip_hipLaunchCooperative
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 222);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(f, gridDim, blockDimX, kernelParams, sharedMemBytes, stream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(222, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(222, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -18652,7 +18664,8 @@ static hipError_t hip_traced_hipLaunchCooperativeKernel(hip_hipLaunchCooperative
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel))
     lttng_ust_tracepoint(lttng_ust_hip, hipLaunchCooperativeKernel, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -18695,19 +18708,18 @@ static hipError_t hip_traced_hipLaunchCooperativeKernelMultiDevice(hip_hipLaunch
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernelMultiDevice) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernelMultiDevice__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 223);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(launchParamsList, numDevices, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(223, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(223, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -18737,7 +18749,8 @@ static hipError_t hip_traced_hipLaunchCooperativeKernelMultiDevice(hip_hipLaunch
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernelMultiDevice))
     lttng_ust_tracepoint(lttng_ust_hip, hipLaunchCooperativeKernelMultiDevice, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -18778,19 +18791,18 @@ static hipError_t hip_traced_hipExtLaunchMultiKernelMultiDevice(hip_hipExtLaunch
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchMultiKernelMultiDevice) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchMultiKernelMultiDevice__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 224);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(launchParamsList, numDevices, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(224, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(224, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -18820,7 +18832,8 @@ static hipError_t hip_traced_hipExtLaunchMultiKernelMultiDevice(hip_hipExtLaunch
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchMultiKernelMultiDevice))
     lttng_ust_tracepoint(lttng_ust_hip, hipExtLaunchMultiKernelMultiDevice, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -18863,19 +18876,18 @@ static hipError_t hip_traced_hipModuleOccupancyMaxPotentialBlockSize(hip_hipModu
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSize) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSize__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 225);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(gridSize, blockSize, f, dynSharedMemPerBlk, blockSizeLimit);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(225, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(225, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -18912,7 +18924,8 @@ static hipError_t hip_traced_hipModuleOccupancyMaxPotentialBlockSize(hip_hipModu
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSize))
     lttng_ust_tracepoint(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSize, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -18959,19 +18972,18 @@ static hipError_t hip_traced_hipModuleOccupancyMaxPotentialBlockSizeWithFlags(hi
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSizeWithFlags) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSizeWithFlags__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 226);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(gridSize, blockSize, f, dynSharedMemPerBlk, blockSizeLimit, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(226, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(226, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -19010,7 +19022,8 @@ static hipError_t hip_traced_hipModuleOccupancyMaxPotentialBlockSizeWithFlags(hi
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSizeWithFlags))
     lttng_ust_tracepoint(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSizeWithFlags, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -19058,19 +19071,18 @@ static hipError_t hip_traced_hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessor) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessor__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 227);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(numBlocks, f, blockSize, dynSharedMemPerBlk);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(227, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(227, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -19103,7 +19115,8 @@ static hipError_t hip_traced_hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessor))
     lttng_ust_tracepoint(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessor, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -19150,19 +19163,18 @@ static hipError_t hip_traced_hipModuleOccupancyMaxActiveBlocksPerMultiprocessorW
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 228);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(numBlocks, f, blockSize, dynSharedMemPerBlk, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(228, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(228, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -19198,7 +19210,8 @@ static hipError_t hip_traced_hipModuleOccupancyMaxActiveBlocksPerMultiprocessorW
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags))
     lttng_ust_tracepoint(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -19248,19 +19261,18 @@ static hipError_t hip_traced_hipOccupancyMaxActiveBlocksPerMultiprocessor(hip_hi
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessor) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessor__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 229);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(numBlocks, f, blockSize, dynSharedMemPerBlk);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(229, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(229, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -19293,7 +19305,8 @@ static hipError_t hip_traced_hipOccupancyMaxActiveBlocksPerMultiprocessor(hip_hi
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessor))
     lttng_ust_tracepoint(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessor, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -19339,19 +19352,18 @@ static hipError_t hip_traced_hipOccupancyMaxActiveBlocksPerMultiprocessorWithFla
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 230);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(numBlocks, f, blockSize, dynSharedMemPerBlk, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(230, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(230, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -19387,7 +19399,8 @@ static hipError_t hip_traced_hipOccupancyMaxActiveBlocksPerMultiprocessorWithFla
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags))
     lttng_ust_tracepoint(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -19435,19 +19448,18 @@ static hipError_t hip_traced_hipOccupancyMaxPotentialBlockSize(hip_hipOccupancyM
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxPotentialBlockSize) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxPotentialBlockSize__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 231);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(gridSize, blockSize, f, dynSharedMemPerBlk, blockSizeLimit);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(231, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(231, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -19484,7 +19496,8 @@ static hipError_t hip_traced_hipOccupancyMaxPotentialBlockSize(hip_hipOccupancyM
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxPotentialBlockSize))
     lttng_ust_tracepoint(lttng_ust_hip, hipOccupancyMaxPotentialBlockSize, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -19525,19 +19538,18 @@ static hipError_t hip_traced_hipConfigureCall(hip_hipConfigureCall_fn *tracer_re
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipConfigureCall) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipConfigureCall__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 232);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(gridDim, blockDim, sharedMem, stream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(232, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(232, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -19567,7 +19579,8 @@ static hipError_t hip_traced_hipConfigureCall(hip_hipConfigureCall_fn *tracer_re
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipConfigureCall))
     lttng_ust_tracepoint(lttng_ust_hip, hipConfigureCall, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -19606,19 +19619,18 @@ static hipError_t hip_traced_hipSetupArgument(hip_hipSetupArgument_fn *tracer_re
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetupArgument) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetupArgument__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 233);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(arg, size, offset);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(233, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(233, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -19647,7 +19659,8 @@ static hipError_t hip_traced_hipSetupArgument(hip_hipSetupArgument_fn *tracer_re
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetupArgument))
     lttng_ust_tracepoint(lttng_ust_hip, hipSetupArgument, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -19684,19 +19697,18 @@ static hipError_t hip_traced_hipLaunchByPtr(hip_hipLaunchByPtr_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchByPtr) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchByPtr__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 234);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(func);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(234, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(234, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -19721,7 +19733,8 @@ static hipError_t hip_traced_hipLaunchByPtr(hip_hipLaunchByPtr_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchByPtr))
     lttng_ust_tracepoint(lttng_ust_hip, hipLaunchByPtr, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -19801,7 +19814,8 @@ static hipError_t hip_traced_hipLaunchKernel(hip_hipLaunchKernel_fn *tracer_real
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchKernel))
     lttng_ust_tracepoint(lttng_ust_hip, hipLaunchKernel, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -19841,19 +19855,18 @@ static hipError_t hip_traced_hipDrvMemcpy2DUnaligned(hip_hipDrvMemcpy2DUnaligned
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy2DUnaligned) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy2DUnaligned__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 236);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pCopy);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(236, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(236, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -19878,7 +19891,8 @@ static hipError_t hip_traced_hipDrvMemcpy2DUnaligned(hip_hipDrvMemcpy2DUnaligned
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy2DUnaligned))
     lttng_ust_tracepoint(lttng_ust_hip, hipDrvMemcpy2DUnaligned, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -19920,20 +19934,19 @@ static hipError_t hip_traced_hipExtLaunchKernel(hip_hipExtLaunchKernel_fn *trace
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchKernel) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchKernel__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 237);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(function_address, numBlocks, dimBlocks, args, sharedMemBytes,
                                 stream, startEvent, stopEvent, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(237, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(237, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -19976,7 +19989,8 @@ static hipError_t hip_traced_hipExtLaunchKernel(hip_hipExtLaunchKernel_fn *trace
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchKernel))
     lttng_ust_tracepoint(lttng_ust_hip, hipExtLaunchKernel, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -20021,19 +20035,18 @@ static hipError_t hip_traced_hipBindTextureToMipmappedArray(hip_hipBindTextureTo
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToMipmappedArray) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToMipmappedArray__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 238);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(tex, mipmappedArray, desc);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(238, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(238, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -20063,7 +20076,8 @@ static hipError_t hip_traced_hipBindTextureToMipmappedArray(hip_hipBindTextureTo
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToMipmappedArray))
     lttng_ust_tracepoint(lttng_ust_hip, hipBindTextureToMipmappedArray, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -20105,19 +20119,18 @@ static hipError_t hip_traced_hipGetTextureReference(hip_hipGetTextureReference_f
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureReference) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureReference__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 239);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(texref, symbol);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(239, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(239, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -20145,7 +20158,8 @@ static hipError_t hip_traced_hipGetTextureReference(hip_hipGetTextureReference_f
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureReference))
     lttng_ust_tracepoint(lttng_ust_hip, hipGetTextureReference, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -20186,19 +20200,18 @@ static hipError_t hip_traced_hipCreateTextureObject(hip_hipCreateTextureObject_f
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateTextureObject) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateTextureObject__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 240);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pTexObject, pResDesc, pTexDesc, pResViewDesc);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(240, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(240, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -20231,7 +20244,8 @@ static hipError_t hip_traced_hipCreateTextureObject(hip_hipCreateTextureObject_f
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateTextureObject))
     lttng_ust_tracepoint(lttng_ust_hip, hipCreateTextureObject, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -20272,19 +20286,18 @@ static hipError_t hip_traced_hipDestroyTextureObject(hip_hipDestroyTextureObject
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyTextureObject) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyTextureObject__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 241);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(textureObject);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(241, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(241, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -20309,7 +20322,8 @@ static hipError_t hip_traced_hipDestroyTextureObject(hip_hipDestroyTextureObject
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyTextureObject))
     lttng_ust_tracepoint(lttng_ust_hip, hipDestroyTextureObject, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -20347,19 +20361,18 @@ static hipError_t hip_traced_hipGetChannelDesc(hip_hipGetChannelDesc_fn *tracer_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetChannelDesc) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetChannelDesc__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 242);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(desc, array);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(242, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(242, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -20386,7 +20399,8 @@ static hipError_t hip_traced_hipGetChannelDesc(hip_hipGetChannelDesc_fn *tracer_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetChannelDesc))
     lttng_ust_tracepoint(lttng_ust_hip, hipGetChannelDesc, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -20425,19 +20439,18 @@ static hipError_t hip_traced_hipGetTextureObjectResourceDesc(hip_hipGetTextureOb
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceDesc) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceDesc__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 243);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pResDesc, textureObject);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(243, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(243, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -20464,7 +20477,8 @@ static hipError_t hip_traced_hipGetTextureObjectResourceDesc(hip_hipGetTextureOb
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceDesc))
     lttng_ust_tracepoint(lttng_ust_hip, hipGetTextureObjectResourceDesc, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -20505,19 +20519,18 @@ static hipError_t hip_traced_hipGetTextureObjectResourceViewDesc(hip_hipGetTextu
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceViewDesc) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceViewDesc__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 244);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pResViewDesc, textureObject);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(244, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(244, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -20544,7 +20557,8 @@ static hipError_t hip_traced_hipGetTextureObjectResourceViewDesc(hip_hipGetTextu
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceViewDesc))
     lttng_ust_tracepoint(lttng_ust_hip, hipGetTextureObjectResourceViewDesc, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -20585,19 +20599,18 @@ static hipError_t hip_traced_hipGetTextureObjectTextureDesc(hip_hipGetTextureObj
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectTextureDesc) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectTextureDesc__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 245);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pTexDesc, textureObject);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(245, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(245, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -20624,7 +20637,8 @@ static hipError_t hip_traced_hipGetTextureObjectTextureDesc(hip_hipGetTextureObj
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectTextureDesc))
     lttng_ust_tracepoint(lttng_ust_hip, hipGetTextureObjectTextureDesc, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -20664,19 +20678,18 @@ static hipError_t hip_traced_hipTexRefSetAddressMode(hip_hipTexRefSetAddressMode
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddressMode) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddressMode__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 246);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(texRef, dim, am);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(246, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(246, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -20705,7 +20718,8 @@ static hipError_t hip_traced_hipTexRefSetAddressMode(hip_hipTexRefSetAddressMode
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddressMode))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefSetAddressMode, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -20744,19 +20758,18 @@ static hipError_t hip_traced_hipTexRefSetArray(hip_hipTexRefSetArray_fn *tracer_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetArray) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetArray__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 247);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(tex, array, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(247, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(247, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -20785,7 +20798,8 @@ static hipError_t hip_traced_hipTexRefSetArray(hip_hipTexRefSetArray_fn *tracer_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetArray))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefSetArray, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -20824,19 +20838,18 @@ static hipError_t hip_traced_hipTexRefSetFilterMode(hip_hipTexRefSetFilterMode_f
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFilterMode) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFilterMode__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 248);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(texRef, fm);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(248, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(248, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -20863,7 +20876,8 @@ static hipError_t hip_traced_hipTexRefSetFilterMode(hip_hipTexRefSetFilterMode_f
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFilterMode))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefSetFilterMode, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -20901,19 +20915,18 @@ static hipError_t hip_traced_hipTexRefSetFlags(hip_hipTexRefSetFlags_fn *tracer_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFlags) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFlags__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 249);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(texRef, Flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(249, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(249, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -20940,7 +20953,8 @@ static hipError_t hip_traced_hipTexRefSetFlags(hip_hipTexRefSetFlags_fn *tracer_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFlags))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefSetFlags, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -20978,19 +20992,18 @@ static hipError_t hip_traced_hipTexRefSetFormat(hip_hipTexRefSetFormat_fn *trace
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFormat) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFormat__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 250);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(texRef, fmt, NumPackedComponents);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(250, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(250, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -21020,7 +21033,8 @@ static hipError_t hip_traced_hipTexRefSetFormat(hip_hipTexRefSetFormat_fn *trace
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFormat))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefSetFormat, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -21062,19 +21076,18 @@ static hipError_t hip_traced_hipTexObjectCreate(hip_hipTexObjectCreate_fn *trace
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectCreate) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectCreate__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 251);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pTexObject, pResDesc, pTexDesc, pResViewDesc);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(251, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(251, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -21107,7 +21120,8 @@ static hipError_t hip_traced_hipTexObjectCreate(hip_hipTexObjectCreate_fn *trace
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectCreate))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexObjectCreate, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -21148,19 +21162,18 @@ static hipError_t hip_traced_hipTexObjectDestroy(hip_hipTexObjectDestroy_fn *tra
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectDestroy) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectDestroy__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 252);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(texObject);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(252, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(252, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -21185,7 +21198,8 @@ static hipError_t hip_traced_hipTexObjectDestroy(hip_hipTexObjectDestroy_fn *tra
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectDestroy))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexObjectDestroy, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -21224,19 +21238,18 @@ static hipError_t hip_traced_hipTexObjectGetResourceDesc(hip_hipTexObjectGetReso
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceDesc) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceDesc__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 253);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pResDesc, texObject);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(253, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(253, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -21263,7 +21276,8 @@ static hipError_t hip_traced_hipTexObjectGetResourceDesc(hip_hipTexObjectGetReso
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceDesc))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexObjectGetResourceDesc, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -21303,19 +21317,18 @@ static hipError_t hip_traced_hipTexObjectGetResourceViewDesc(hip_hipTexObjectGet
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceViewDesc) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceViewDesc__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 254);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pResViewDesc, texObject);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(254, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(254, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -21342,7 +21355,8 @@ static hipError_t hip_traced_hipTexObjectGetResourceViewDesc(hip_hipTexObjectGet
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceViewDesc))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexObjectGetResourceViewDesc, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -21383,19 +21397,18 @@ static hipError_t hip_traced_hipTexObjectGetTextureDesc(hip_hipTexObjectGetTextu
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetTextureDesc) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetTextureDesc__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 255);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pTexDesc, texObject);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(255, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(255, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -21422,7 +21435,8 @@ static hipError_t hip_traced_hipTexObjectGetTextureDesc(hip_hipTexObjectGetTextu
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetTextureDesc))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexObjectGetTextureDesc, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -21462,19 +21476,18 @@ static hipError_t hip_traced_hipBindTexture(hip_hipBindTexture_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 256);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(offset, tex, devPtr, desc, size);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(256, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(256, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -21509,7 +21522,8 @@ static hipError_t hip_traced_hipBindTexture(hip_hipBindTexture_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture))
     lttng_ust_tracepoint(lttng_ust_hip, hipBindTexture, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -21551,19 +21565,18 @@ static hipError_t hip_traced_hipBindTexture2D(hip_hipBindTexture2D_fn *tracer_re
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture2D) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture2D__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 257);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(offset, tex, devPtr, desc, width, height, pitch);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(257, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(257, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -21603,7 +21616,8 @@ static hipError_t hip_traced_hipBindTexture2D(hip_hipBindTexture2D_fn *tracer_re
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture2D))
     lttng_ust_tracepoint(lttng_ust_hip, hipBindTexture2D, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -21646,19 +21660,18 @@ static hipError_t hip_traced_hipBindTextureToArray(hip_hipBindTextureToArray_fn 
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToArray) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToArray__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 258);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(tex, array, desc);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(258, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(258, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -21687,7 +21700,8 @@ static hipError_t hip_traced_hipBindTextureToArray(hip_hipBindTextureToArray_fn 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToArray))
     lttng_ust_tracepoint(lttng_ust_hip, hipBindTextureToArray, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -21727,19 +21741,18 @@ static hipError_t hip_traced_hipGetTextureAlignmentOffset(hip_hipGetTextureAlign
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureAlignmentOffset) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureAlignmentOffset__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 259);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(offset, texref);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(259, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(259, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -21767,7 +21780,8 @@ static hipError_t hip_traced_hipGetTextureAlignmentOffset(hip_hipGetTextureAlign
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureAlignmentOffset))
     lttng_ust_tracepoint(lttng_ust_hip, hipGetTextureAlignmentOffset, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -21806,19 +21820,18 @@ static hipError_t hip_traced_hipUnbindTexture(hip_hipUnbindTexture_fn *tracer_re
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipUnbindTexture) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipUnbindTexture__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 260);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(tex);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(260, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(260, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -21843,7 +21856,8 @@ static hipError_t hip_traced_hipUnbindTexture(hip_hipUnbindTexture_fn *tracer_re
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipUnbindTexture))
     lttng_ust_tracepoint(lttng_ust_hip, hipUnbindTexture, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -21881,19 +21895,18 @@ static hipError_t hip_traced_hipTexRefGetAddress(hip_hipTexRefGetAddress_fn *tra
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddress) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddress__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 261);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(dev_ptr, texRef);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(261, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(261, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -21921,7 +21934,8 @@ static hipError_t hip_traced_hipTexRefGetAddress(hip_hipTexRefGetAddress_fn *tra
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddress))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefGetAddress, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -21960,19 +21974,18 @@ static hipError_t hip_traced_hipTexRefGetAddressMode(hip_hipTexRefGetAddressMode
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddressMode) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddressMode__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 262);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pam, texRef, dim);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(262, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(262, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -22002,7 +22015,8 @@ static hipError_t hip_traced_hipTexRefGetAddressMode(hip_hipTexRefGetAddressMode
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddressMode))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefGetAddressMode, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -22043,19 +22057,18 @@ static hipError_t hip_traced_hipTexRefGetFilterMode(hip_hipTexRefGetFilterMode_f
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFilterMode) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFilterMode__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 263);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pfm, texRef);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(263, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(263, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -22083,7 +22096,8 @@ static hipError_t hip_traced_hipTexRefGetFilterMode(hip_hipTexRefGetFilterMode_f
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFilterMode))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefGetFilterMode, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -22121,19 +22135,18 @@ static hipError_t hip_traced_hipTexRefGetFlags(hip_hipTexRefGetFlags_fn *tracer_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFlags) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFlags__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 264);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pFlags, texRef);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(264, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(264, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -22161,7 +22174,8 @@ static hipError_t hip_traced_hipTexRefGetFlags(hip_hipTexRefGetFlags_fn *tracer_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFlags))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefGetFlags, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -22199,19 +22213,18 @@ static hipError_t hip_traced_hipTexRefGetFormat(hip_hipTexRefGetFormat_fn *trace
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFormat) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFormat__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 265);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pFormat, pNumChannels, texRef);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(265, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(265, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -22243,7 +22256,8 @@ static hipError_t hip_traced_hipTexRefGetFormat(hip_hipTexRefGetFormat_fn *trace
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFormat))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefGetFormat, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -22283,19 +22297,18 @@ static hipError_t hip_traced_hipTexRefGetMaxAnisotropy(hip_hipTexRefGetMaxAnisot
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMaxAnisotropy) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMaxAnisotropy__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 266);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pmaxAnsio, texRef);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(266, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(266, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -22323,7 +22336,8 @@ static hipError_t hip_traced_hipTexRefGetMaxAnisotropy(hip_hipTexRefGetMaxAnisot
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMaxAnisotropy))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefGetMaxAnisotropy, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -22363,19 +22377,18 @@ static hipError_t hip_traced_hipTexRefGetMipmapFilterMode(hip_hipTexRefGetMipmap
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapFilterMode) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapFilterMode__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 267);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pfm, texRef);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(267, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(267, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -22403,7 +22416,8 @@ static hipError_t hip_traced_hipTexRefGetMipmapFilterMode(hip_hipTexRefGetMipmap
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapFilterMode))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefGetMipmapFilterMode, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -22443,19 +22457,18 @@ static hipError_t hip_traced_hipTexRefGetMipmapLevelBias(hip_hipTexRefGetMipmapL
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelBias) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelBias__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 268);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pbias, texRef);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(268, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(268, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -22483,7 +22496,8 @@ static hipError_t hip_traced_hipTexRefGetMipmapLevelBias(hip_hipTexRefGetMipmapL
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelBias))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefGetMipmapLevelBias, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -22524,19 +22538,18 @@ static hipError_t hip_traced_hipTexRefGetMipmapLevelClamp(hip_hipTexRefGetMipmap
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelClamp) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelClamp__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 269);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pminMipmapLevelClamp, pmaxMipmapLevelClamp, texRef);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(269, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(269, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -22568,7 +22581,8 @@ static hipError_t hip_traced_hipTexRefGetMipmapLevelClamp(hip_hipTexRefGetMipmap
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelClamp))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefGetMipmapLevelClamp, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -22610,19 +22624,18 @@ static hipError_t hip_traced_hipTexRefGetMipMappedArray(hip_hipTexRefGetMipMappe
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipMappedArray) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipMappedArray__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 270);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pArray, texRef);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(270, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(270, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -22650,7 +22663,8 @@ static hipError_t hip_traced_hipTexRefGetMipMappedArray(hip_hipTexRefGetMipMappe
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipMappedArray))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefGetMipMappedArray, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -22690,19 +22704,18 @@ static hipError_t hip_traced_hipTexRefSetAddress(hip_hipTexRefSetAddress_fn *tra
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 271);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(ByteOffset, texRef, dptr, bytes);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(271, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(271, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -22735,7 +22748,8 @@ static hipError_t hip_traced_hipTexRefSetAddress(hip_hipTexRefSetAddress_fn *tra
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefSetAddress, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -22777,19 +22791,18 @@ static hipError_t hip_traced_hipTexRefSetAddress2D(hip_hipTexRefSetAddress2D_fn 
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress2D) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress2D__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 272);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(texRef, desc, dptr, Pitch);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(272, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(272, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -22821,7 +22834,8 @@ static hipError_t hip_traced_hipTexRefSetAddress2D(hip_hipTexRefSetAddress2D_fn 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress2D))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefSetAddress2D, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -22862,19 +22876,18 @@ static hipError_t hip_traced_hipTexRefSetMaxAnisotropy(hip_hipTexRefSetMaxAnisot
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMaxAnisotropy) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMaxAnisotropy__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 273);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(texRef, maxAniso);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(273, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(273, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -22901,7 +22914,8 @@ static hipError_t hip_traced_hipTexRefSetMaxAnisotropy(hip_hipTexRefSetMaxAnisot
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMaxAnisotropy))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefSetMaxAnisotropy, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -22940,19 +22954,18 @@ static hipError_t hip_traced_hipTexRefSetBorderColor(hip_hipTexRefSetBorderColor
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetBorderColor) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetBorderColor__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 274);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(texRef, pBorderColor);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(274, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(274, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -22980,7 +22993,8 @@ static hipError_t hip_traced_hipTexRefSetBorderColor(hip_hipTexRefSetBorderColor
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetBorderColor))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefSetBorderColor, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -23020,19 +23034,18 @@ static hipError_t hip_traced_hipTexRefSetMipmapFilterMode(hip_hipTexRefSetMipmap
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapFilterMode) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapFilterMode__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 275);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(texRef, fm);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(275, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(275, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -23059,7 +23072,8 @@ static hipError_t hip_traced_hipTexRefSetMipmapFilterMode(hip_hipTexRefSetMipmap
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapFilterMode))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefSetMipmapFilterMode, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -23098,19 +23112,18 @@ static hipError_t hip_traced_hipTexRefSetMipmapLevelBias(hip_hipTexRefSetMipmapL
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelBias) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelBias__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 276);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(texRef, bias);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(276, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(276, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -23137,7 +23150,8 @@ static hipError_t hip_traced_hipTexRefSetMipmapLevelBias(hip_hipTexRefSetMipmapL
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelBias))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefSetMipmapLevelBias, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -23178,19 +23192,18 @@ static hipError_t hip_traced_hipTexRefSetMipmapLevelClamp(hip_hipTexRefSetMipmap
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelClamp) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelClamp__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 277);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(texRef, minMipMapLevelClamp, maxMipMapLevelClamp);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(277, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(277, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -23220,7 +23233,8 @@ static hipError_t hip_traced_hipTexRefSetMipmapLevelClamp(hip_hipTexRefSetMipmap
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelClamp))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefSetMipmapLevelClamp, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -23262,19 +23276,18 @@ static hipError_t hip_traced_hipTexRefSetMipmappedArray(hip_hipTexRefSetMipmappe
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmappedArray) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmappedArray__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 278);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(texRef, mipmappedArray, Flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(278, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(278, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -23304,7 +23317,8 @@ static hipError_t hip_traced_hipTexRefSetMipmappedArray(hip_hipTexRefSetMipmappe
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmappedArray))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefSetMipmappedArray, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -23346,19 +23360,18 @@ static hipError_t hip_traced_hipMipmappedArrayCreate(hip_hipMipmappedArrayCreate
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayCreate) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayCreate__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 279);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pHandle, pMipmappedArrayDesc, numMipmapLevels);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(279, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(279, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -23389,7 +23402,8 @@ static hipError_t hip_traced_hipMipmappedArrayCreate(hip_hipMipmappedArrayCreate
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayCreate))
     lttng_ust_tracepoint(lttng_ust_hip, hipMipmappedArrayCreate, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -23430,19 +23444,18 @@ static hipError_t hip_traced_hipMipmappedArrayDestroy(hip_hipMipmappedArrayDestr
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayDestroy) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayDestroy__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 280);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hMipmappedArray);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(280, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(280, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -23467,7 +23480,8 @@ static hipError_t hip_traced_hipMipmappedArrayDestroy(hip_hipMipmappedArrayDestr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayDestroy))
     lttng_ust_tracepoint(lttng_ust_hip, hipMipmappedArrayDestroy, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -23508,19 +23522,18 @@ static hipError_t hip_traced_hipMipmappedArrayGetLevel(hip_hipMipmappedArrayGetL
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayGetLevel) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayGetLevel__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 281);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pLevelArray, hMipMappedArray, level);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(281, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(281, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -23551,7 +23564,8 @@ static hipError_t hip_traced_hipMipmappedArrayGetLevel(hip_hipMipmappedArrayGetL
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayGetLevel))
     lttng_ust_tracepoint(lttng_ust_hip, hipMipmappedArrayGetLevel, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -23591,19 +23605,18 @@ static hipError_t hip_traced_hipRegisterApiCallback(hip_hipRegisterApiCallback_f
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterApiCallback) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterApiCallback__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 282);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(id, fun, arg);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(282, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(282, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -23632,7 +23645,8 @@ static hipError_t hip_traced_hipRegisterApiCallback(hip_hipRegisterApiCallback_f
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterApiCallback))
     lttng_ust_tracepoint(lttng_ust_hip, hipRegisterApiCallback, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -23669,19 +23683,18 @@ static hipError_t hip_traced_hipRemoveApiCallback(hip_hipRemoveApiCallback_fn *t
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveApiCallback) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveApiCallback__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 283);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(id);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(283, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(283, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -23706,7 +23719,8 @@ static hipError_t hip_traced_hipRemoveApiCallback(hip_hipRemoveApiCallback_fn *t
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveApiCallback))
     lttng_ust_tracepoint(lttng_ust_hip, hipRemoveApiCallback, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -23744,19 +23758,18 @@ static hipError_t hip_traced_hipRegisterActivityCallback(hip_hipRegisterActivity
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterActivityCallback) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterActivityCallback__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 284);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(id, fun, arg);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(284, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(284, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -23785,7 +23798,8 @@ static hipError_t hip_traced_hipRegisterActivityCallback(hip_hipRegisterActivity
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterActivityCallback))
     lttng_ust_tracepoint(lttng_ust_hip, hipRegisterActivityCallback, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -23823,19 +23837,18 @@ static hipError_t hip_traced_hipRemoveActivityCallback(hip_hipRemoveActivityCall
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveActivityCallback) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveActivityCallback__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 285);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(id);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(285, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(285, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -23860,7 +23873,8 @@ static hipError_t hip_traced_hipRemoveActivityCallback(hip_hipRemoveActivityCall
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveActivityCallback))
     lttng_ust_tracepoint(lttng_ust_hip, hipRemoveActivityCallback, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -23897,19 +23911,18 @@ static const char *hip_traced_hipApiName(hip_hipApiName_fn *tracer_real, const v
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipApiName) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipApiName__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 286);
     const char *tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(id);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(286, tracer_depth, 0);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(286, tracer_depth, 0));
     hip_depth--;
     return tracer_result;
   }
@@ -23935,7 +23948,8 @@ static const char *hip_traced_hipApiName(hip_hipApiName_fn *tracer_real, const v
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipApiName))
     lttng_ust_tracepoint(lttng_ust_hip, hipApiName, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -23972,19 +23986,18 @@ static const char *hip_traced_hipKernelNameRef(hip_hipKernelNameRef_fn *tracer_r
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRef) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRef__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 287);
     const char *tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(f);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(287, tracer_depth, 0);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(287, tracer_depth, 0));
     hip_depth--;
     return tracer_result;
   }
@@ -24010,7 +24023,8 @@ static const char *hip_traced_hipKernelNameRef(hip_hipKernelNameRef_fn *tracer_r
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRef))
     lttng_ust_tracepoint(lttng_ust_hip, hipKernelNameRef, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -24048,19 +24062,18 @@ static const char *hip_traced_hipKernelNameRefByPtr(hip_hipKernelNameRefByPtr_fn
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRefByPtr) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRefByPtr__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 288);
     const char *tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hostFunction, stream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(288, tracer_depth, 0);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(288, tracer_depth, 0));
     hip_depth--;
     return tracer_result;
   }
@@ -24088,7 +24101,8 @@ static const char *hip_traced_hipKernelNameRefByPtr(hip_hipKernelNameRefByPtr_fn
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRefByPtr))
     lttng_ust_tracepoint(lttng_ust_hip, hipKernelNameRefByPtr, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -24126,19 +24140,18 @@ static int hip_traced_hipGetStreamDeviceId(hip_hipGetStreamDeviceId_fn *tracer_r
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetStreamDeviceId) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetStreamDeviceId__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 289);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(stream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(289, tracer_depth, 0);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(289, tracer_depth, 0));
     hip_depth--;
     return tracer_result;
   }
@@ -24164,7 +24177,8 @@ static int hip_traced_hipGetStreamDeviceId(hip_hipGetStreamDeviceId_fn *tracer_r
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetStreamDeviceId))
     lttng_ust_tracepoint(lttng_ust_hip, hipGetStreamDeviceId, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -24202,19 +24216,18 @@ static hipError_t hip_traced_hipStreamBeginCapture(hip_hipStreamBeginCapture_fn 
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamBeginCapture) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamBeginCapture__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 290);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(stream, mode);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(290, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(290, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -24241,7 +24254,8 @@ static hipError_t hip_traced_hipStreamBeginCapture(hip_hipStreamBeginCapture_fn 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamBeginCapture))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamBeginCapture, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -24279,19 +24293,18 @@ static hipError_t hip_traced_hipStreamEndCapture(hip_hipStreamEndCapture_fn *tra
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamEndCapture) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamEndCapture__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 291);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(stream, pGraph);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(291, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(291, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -24319,7 +24332,8 @@ static hipError_t hip_traced_hipStreamEndCapture(hip_hipStreamEndCapture_fn *tra
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamEndCapture))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamEndCapture, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -24358,19 +24372,18 @@ static hipError_t hip_traced_hipStreamGetCaptureInfo(hip_hipStreamGetCaptureInfo
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 292);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(stream, pCaptureStatus, pId);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(292, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(292, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -24402,7 +24415,8 @@ static hipError_t hip_traced_hipStreamGetCaptureInfo(hip_hipStreamGetCaptureInfo
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamGetCaptureInfo, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -24448,20 +24462,19 @@ static hipError_t hip_traced_hipStreamGetCaptureInfo_v2(hip_hipStreamGetCaptureI
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo_v2) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo_v2__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 293);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(stream, captureStatus_out, id_out, graph_out, dependencies_out,
                                 numDependencies_out);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(293, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(293, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -24503,7 +24516,8 @@ static hipError_t hip_traced_hipStreamGetCaptureInfo_v2(hip_hipStreamGetCaptureI
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo_v2))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamGetCaptureInfo_v2, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -24547,19 +24561,18 @@ static hipError_t hip_traced_hipStreamIsCapturing(hip_hipStreamIsCapturing_fn *t
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamIsCapturing) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamIsCapturing__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 294);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(stream, pCaptureStatus);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(294, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(294, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -24587,7 +24600,8 @@ static hipError_t hip_traced_hipStreamIsCapturing(hip_hipStreamIsCapturing_fn *t
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamIsCapturing))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamIsCapturing, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -24629,19 +24643,18 @@ static hipError_t hip_traced_hipStreamUpdateCaptureDependencies(hip_hipStreamUpd
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamUpdateCaptureDependencies) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamUpdateCaptureDependencies__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 295);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(stream, dependencies, numDependencies, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(295, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(295, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -24673,7 +24686,8 @@ static hipError_t hip_traced_hipStreamUpdateCaptureDependencies(hip_hipStreamUpd
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamUpdateCaptureDependencies))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamUpdateCaptureDependencies, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -24714,19 +24728,18 @@ static hipError_t hip_traced_hipLaunchHostFunc(hip_hipLaunchHostFunc_fn *tracer_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchHostFunc) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchHostFunc__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 296);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(stream, fn, userData);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(296, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(296, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -24755,7 +24768,8 @@ static hipError_t hip_traced_hipLaunchHostFunc(hip_hipLaunchHostFunc_fn *tracer_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchHostFunc))
     lttng_ust_tracepoint(lttng_ust_hip, hipLaunchHostFunc, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -24794,19 +24808,18 @@ static hipError_t hip_traced_hipThreadExchangeStreamCaptureMode(hip_hipThreadExc
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipThreadExchangeStreamCaptureMode) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipThreadExchangeStreamCaptureMode__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 297);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(mode);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(297, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(297, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -24831,7 +24844,8 @@ static hipError_t hip_traced_hipThreadExchangeStreamCaptureMode(hip_hipThreadExc
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipThreadExchangeStreamCaptureMode))
     lttng_ust_tracepoint(lttng_ust_hip, hipThreadExchangeStreamCaptureMode, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -24870,19 +24884,18 @@ static hipError_t hip_traced_hipGraphCreate(hip_hipGraphCreate_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphCreate) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphCreate__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 298);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pGraph, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(298, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(298, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -24910,7 +24923,8 @@ static hipError_t hip_traced_hipGraphCreate(hip_hipGraphCreate_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphCreate))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphCreate, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -24947,19 +24961,18 @@ static hipError_t hip_traced_hipGraphDestroy(hip_hipGraphDestroy_fn *tracer_real
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroy) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroy__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 299);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(graph);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(299, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(299, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -24984,7 +24997,8 @@ static hipError_t hip_traced_hipGraphDestroy(hip_hipGraphDestroy_fn *tracer_real
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroy))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphDestroy, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -25024,19 +25038,18 @@ static hipError_t hip_traced_hipGraphAddDependencies(hip_hipGraphAddDependencies
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddDependencies) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddDependencies__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 300);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(graph, from, to, numDependencies);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(300, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(300, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -25068,7 +25081,8 @@ static hipError_t hip_traced_hipGraphAddDependencies(hip_hipGraphAddDependencies
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddDependencies))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphAddDependencies, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -25110,19 +25124,18 @@ static hipError_t hip_traced_hipGraphRemoveDependencies(hip_hipGraphRemoveDepend
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphRemoveDependencies) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphRemoveDependencies__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 301);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(graph, from, to, numDependencies);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(301, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(301, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -25154,7 +25167,8 @@ static hipError_t hip_traced_hipGraphRemoveDependencies(hip_hipGraphRemoveDepend
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphRemoveDependencies))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphRemoveDependencies, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -25195,19 +25209,18 @@ static hipError_t hip_traced_hipGraphGetEdges(hip_hipGraphGetEdges_fn *tracer_re
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetEdges) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetEdges__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 302);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(graph, from, to, numEdges);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(302, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(302, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -25242,7 +25255,8 @@ static hipError_t hip_traced_hipGraphGetEdges(hip_hipGraphGetEdges_fn *tracer_re
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetEdges))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphGetEdges, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -25282,19 +25296,18 @@ static hipError_t hip_traced_hipGraphGetNodes(hip_hipGraphGetNodes_fn *tracer_re
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetNodes) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetNodes__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 303);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(graph, nodes, numNodes);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(303, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(303, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -25326,7 +25339,8 @@ static hipError_t hip_traced_hipGraphGetNodes(hip_hipGraphGetNodes_fn *tracer_re
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetNodes))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphGetNodes, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -25365,19 +25379,18 @@ static hipError_t hip_traced_hipGraphGetRootNodes(hip_hipGraphGetRootNodes_fn *t
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetRootNodes) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetRootNodes__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 304);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(graph, pRootNodes, pNumRootNodes);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(304, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(304, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -25409,7 +25422,8 @@ static hipError_t hip_traced_hipGraphGetRootNodes(hip_hipGraphGetRootNodes_fn *t
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetRootNodes))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphGetRootNodes, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -25450,19 +25464,18 @@ static hipError_t hip_traced_hipGraphNodeGetDependencies(hip_hipGraphNodeGetDepe
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependencies) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependencies__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 305);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(node, pDependencies, pNumDependencies);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(305, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(305, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -25494,7 +25507,8 @@ static hipError_t hip_traced_hipGraphNodeGetDependencies(hip_hipGraphNodeGetDepe
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependencies))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphNodeGetDependencies, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -25536,19 +25550,18 @@ static hipError_t hip_traced_hipGraphNodeGetDependentNodes(hip_hipGraphNodeGetDe
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependentNodes) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependentNodes__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 306);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(node, pDependentNodes, pNumDependentNodes);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(306, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(306, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -25580,7 +25593,8 @@ static hipError_t hip_traced_hipGraphNodeGetDependentNodes(hip_hipGraphNodeGetDe
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependentNodes))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphNodeGetDependentNodes, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -25620,19 +25634,18 @@ static hipError_t hip_traced_hipGraphNodeGetType(hip_hipGraphNodeGetType_fn *tra
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetType) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetType__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 307);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(node, pType);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(307, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(307, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -25660,7 +25673,8 @@ static hipError_t hip_traced_hipGraphNodeGetType(hip_hipGraphNodeGetType_fn *tra
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetType))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphNodeGetType, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -25697,19 +25711,18 @@ static hipError_t hip_traced_hipGraphDestroyNode(hip_hipGraphDestroyNode_fn *tra
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroyNode) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroyNode__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 308);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(node);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(308, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(308, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -25734,7 +25747,8 @@ static hipError_t hip_traced_hipGraphDestroyNode(hip_hipGraphDestroyNode_fn *tra
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroyNode))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphDestroyNode, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -25772,19 +25786,18 @@ static hipError_t hip_traced_hipGraphClone(hip_hipGraphClone_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphClone) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphClone__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 309);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pGraphClone, originalGraph);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(309, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(309, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -25812,7 +25825,8 @@ static hipError_t hip_traced_hipGraphClone(hip_hipGraphClone_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphClone))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphClone, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -25853,19 +25867,18 @@ static hipError_t hip_traced_hipGraphNodeFindInClone(hip_hipGraphNodeFindInClone
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeFindInClone) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeFindInClone__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 310);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pNode, originalNode, clonedGraph);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(310, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(310, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -25896,7 +25909,8 @@ static hipError_t hip_traced_hipGraphNodeFindInClone(hip_hipGraphNodeFindInClone
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeFindInClone))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphNodeFindInClone, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -25938,19 +25952,18 @@ static hipError_t hip_traced_hipGraphInstantiate(hip_hipGraphInstantiate_fn *tra
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiate) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiate__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 311);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pGraphExec, graph, pErrorNode, pLogBuffer, bufferSize);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(311, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(311, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -25988,7 +26001,8 @@ static hipError_t hip_traced_hipGraphInstantiate(hip_hipGraphInstantiate_fn *tra
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiate))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphInstantiate, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -26030,19 +26044,18 @@ static hipError_t hip_traced_hipGraphInstantiateWithFlags(hip_hipGraphInstantiat
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiateWithFlags) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiateWithFlags__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 312);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pGraphExec, graph, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(312, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(312, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -26073,7 +26086,8 @@ static hipError_t hip_traced_hipGraphInstantiateWithFlags(hip_hipGraphInstantiat
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiateWithFlags))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphInstantiateWithFlags, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -26113,19 +26127,18 @@ static hipError_t hip_traced_hipGraphLaunch(hip_hipGraphLaunch_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphLaunch) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphLaunch__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 313);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(graphExec, stream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(313, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(313, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -26152,7 +26165,8 @@ static hipError_t hip_traced_hipGraphLaunch(hip_hipGraphLaunch_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphLaunch))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphLaunch, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -26190,19 +26204,18 @@ static hipError_t hip_traced_hipGraphExecDestroy(hip_hipGraphExecDestroy_fn *tra
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecDestroy) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecDestroy__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 314);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(graphExec);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(314, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(314, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -26227,7 +26240,8 @@ static hipError_t hip_traced_hipGraphExecDestroy(hip_hipGraphExecDestroy_fn *tra
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecDestroy))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphExecDestroy, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -26267,19 +26281,18 @@ static hipError_t hip_traced_hipGraphExecUpdate(hip_hipGraphExecUpdate_fn *trace
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecUpdate) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecUpdate__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 315);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hGraphExec, hGraph, hErrorNode_out, updateResult_out);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(315, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(315, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -26311,7 +26324,8 @@ static hipError_t hip_traced_hipGraphExecUpdate(hip_hipGraphExecUpdate_fn *trace
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecUpdate))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphExecUpdate, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -26355,19 +26369,18 @@ static hipError_t hip_traced_hipGraphAddKernelNode(hip_hipGraphAddKernelNode_fn 
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddKernelNode) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddKernelNode__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 316);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pGraphNode, graph, pDependencies, numDependencies, pNodeParams);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(316, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(316, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -26403,7 +26416,8 @@ static hipError_t hip_traced_hipGraphAddKernelNode(hip_hipGraphAddKernelNode_fn 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddKernelNode))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphAddKernelNode, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -26445,19 +26459,18 @@ static hipError_t hip_traced_hipGraphKernelNodeGetParams(hip_hipGraphKernelNodeG
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetParams) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetParams__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 317);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(node, pNodeParams);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(317, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(317, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -26484,7 +26497,8 @@ static hipError_t hip_traced_hipGraphKernelNodeGetParams(hip_hipGraphKernelNodeG
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetParams))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphKernelNodeGetParams, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -26524,19 +26538,18 @@ static hipError_t hip_traced_hipGraphKernelNodeSetParams(hip_hipGraphKernelNodeS
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetParams) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetParams__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 318);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(node, pNodeParams);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(318, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(318, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -26563,7 +26576,8 @@ static hipError_t hip_traced_hipGraphKernelNodeSetParams(hip_hipGraphKernelNodeS
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetParams))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphKernelNodeSetParams, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -26604,19 +26618,18 @@ static hipError_t hip_traced_hipGraphExecKernelNodeSetParams(hip_hipGraphExecKer
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecKernelNodeSetParams) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecKernelNodeSetParams__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 319);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hGraphExec, node, pNodeParams);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(319, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(319, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -26646,7 +26659,8 @@ static hipError_t hip_traced_hipGraphExecKernelNodeSetParams(hip_hipGraphExecKer
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecKernelNodeSetParams))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphExecKernelNodeSetParams, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -26689,19 +26703,18 @@ static hipError_t hip_traced_hipGraphAddMemcpyNode(hip_hipGraphAddMemcpyNode_fn 
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 320);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pGraphNode, graph, pDependencies, numDependencies, pCopyParams);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(320, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(320, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -26737,7 +26750,8 @@ static hipError_t hip_traced_hipGraphAddMemcpyNode(hip_hipGraphAddMemcpyNode_fn 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphAddMemcpyNode, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -26779,19 +26793,18 @@ static hipError_t hip_traced_hipGraphMemcpyNodeGetParams(hip_hipGraphMemcpyNodeG
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeGetParams) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeGetParams__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 321);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(node, pNodeParams);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(321, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(321, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -26818,7 +26831,8 @@ static hipError_t hip_traced_hipGraphMemcpyNodeGetParams(hip_hipGraphMemcpyNodeG
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeGetParams))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphMemcpyNodeGetParams, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -26858,19 +26872,18 @@ static hipError_t hip_traced_hipGraphMemcpyNodeSetParams(hip_hipGraphMemcpyNodeS
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 322);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(node, pNodeParams);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(322, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(322, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -26897,7 +26910,8 @@ static hipError_t hip_traced_hipGraphMemcpyNodeSetParams(hip_hipGraphMemcpyNodeS
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphMemcpyNodeSetParams, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -26938,19 +26952,18 @@ static hipError_t hip_traced_hipGraphKernelNodeSetAttribute(hip_hipGraphKernelNo
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetAttribute) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetAttribute__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 323);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hNode, attr, value);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(323, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(323, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -26979,7 +26992,8 @@ static hipError_t hip_traced_hipGraphKernelNodeSetAttribute(hip_hipGraphKernelNo
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetAttribute))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphKernelNodeSetAttribute, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -27021,19 +27035,18 @@ static hipError_t hip_traced_hipGraphKernelNodeGetAttribute(hip_hipGraphKernelNo
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetAttribute) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetAttribute__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 324);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hNode, attr, value);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(324, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(324, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -27062,7 +27075,8 @@ static hipError_t hip_traced_hipGraphKernelNodeGetAttribute(hip_hipGraphKernelNo
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetAttribute))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphKernelNodeGetAttribute, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -27104,19 +27118,18 @@ static hipError_t hip_traced_hipGraphExecMemcpyNodeSetParams(hip_hipGraphExecMem
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 325);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hGraphExec, node, pNodeParams);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(325, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(325, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -27146,7 +27159,8 @@ static hipError_t hip_traced_hipGraphExecMemcpyNodeSetParams(hip_hipGraphExecMem
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -27190,20 +27204,19 @@ static hipError_t hip_traced_hipGraphAddMemcpyNode1D(hip_hipGraphAddMemcpyNode1D
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode1D) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode1D__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 326);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pGraphNode, graph, pDependencies, numDependencies, dst, src, count,
                                 kind);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(326, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(326, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -27246,7 +27259,8 @@ static hipError_t hip_traced_hipGraphAddMemcpyNode1D(hip_hipGraphAddMemcpyNode1D
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode1D))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphAddMemcpyNode1D, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -27290,19 +27304,18 @@ static hipError_t hip_traced_hipGraphMemcpyNodeSetParams1D(hip_hipGraphMemcpyNod
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams1D) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams1D__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 327);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(node, dst, src, count, kind);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(327, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(327, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -27336,7 +27349,8 @@ static hipError_t hip_traced_hipGraphMemcpyNodeSetParams1D(hip_hipGraphMemcpyNod
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams1D))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphMemcpyNodeSetParams1D, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -27379,19 +27393,18 @@ static hipError_t hip_traced_hipGraphExecMemcpyNodeSetParams1D(hip_hipGraphExecM
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams1D) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams1D__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 328);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hGraphExec, node, dst, src, count, kind);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(328, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(328, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -27427,7 +27440,8 @@ static hipError_t hip_traced_hipGraphExecMemcpyNodeSetParams1D(hip_hipGraphExecM
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams1D))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams1D, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -27474,20 +27488,19 @@ static hipError_t hip_traced_hipGraphAddMemcpyNodeFromSymbol(hip_hipGraphAddMemc
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNodeFromSymbol) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNodeFromSymbol__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 329);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pGraphNode, graph, pDependencies, numDependencies, dst, symbol,
                                 count, offset, kind);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(329, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(329, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -27532,7 +27545,8 @@ static hipError_t hip_traced_hipGraphAddMemcpyNodeFromSymbol(hip_hipGraphAddMemc
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNodeFromSymbol))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphAddMemcpyNodeFromSymbol, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -27580,19 +27594,18 @@ static hipError_t hip_traced_hipGraphMemcpyNodeSetParamsFromSymbol(hip_hipGraphM
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsFromSymbol) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsFromSymbol__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 330);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(node, dst, symbol, count, offset, kind);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(330, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(330, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -27628,7 +27641,8 @@ static hipError_t hip_traced_hipGraphMemcpyNodeSetParamsFromSymbol(hip_hipGraphM
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsFromSymbol))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphMemcpyNodeSetParamsFromSymbol, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -27673,19 +27687,18 @@ static hipError_t hip_traced_hipGraphExecMemcpyNodeSetParamsFromSymbol(hip_hipGr
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsFromSymbol) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsFromSymbol__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 331);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hGraphExec, node, dst, symbol, count, offset, kind);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(331, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(331, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -27724,7 +27737,8 @@ static hipError_t hip_traced_hipGraphExecMemcpyNodeSetParamsFromSymbol(hip_hipGr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsFromSymbol))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsFromSymbol, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -27774,20 +27788,19 @@ static hipError_t hip_traced_hipGraphAddMemcpyNodeToSymbol(hip_hipGraphAddMemcpy
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNodeToSymbol) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNodeToSymbol__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 332);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pGraphNode, graph, pDependencies, numDependencies, symbol, src,
                                 count, offset, kind);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(332, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(332, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -27832,7 +27845,8 @@ static hipError_t hip_traced_hipGraphAddMemcpyNodeToSymbol(hip_hipGraphAddMemcpy
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNodeToSymbol))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphAddMemcpyNodeToSymbol, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -27880,19 +27894,18 @@ static hipError_t hip_traced_hipGraphMemcpyNodeSetParamsToSymbol(hip_hipGraphMem
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsToSymbol) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsToSymbol__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 333);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(node, symbol, src, count, offset, kind);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(333, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(333, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -27928,7 +27941,8 @@ static hipError_t hip_traced_hipGraphMemcpyNodeSetParamsToSymbol(hip_hipGraphMem
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsToSymbol))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphMemcpyNodeSetParamsToSymbol, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -27974,19 +27988,18 @@ static hipError_t hip_traced_hipGraphExecMemcpyNodeSetParamsToSymbol(hip_hipGrap
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsToSymbol) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsToSymbol__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 334);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hGraphExec, node, symbol, src, count, offset, kind);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(334, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(334, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -28025,7 +28038,8 @@ static hipError_t hip_traced_hipGraphExecMemcpyNodeSetParamsToSymbol(hip_hipGrap
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsToSymbol))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsToSymbol, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -28070,19 +28084,18 @@ static hipError_t hip_traced_hipGraphAddMemsetNode(hip_hipGraphAddMemsetNode_fn 
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemsetNode) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemsetNode__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 335);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pGraphNode, graph, pDependencies, numDependencies, pMemsetParams);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(335, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(335, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -28118,7 +28131,8 @@ static hipError_t hip_traced_hipGraphAddMemsetNode(hip_hipGraphAddMemsetNode_fn 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemsetNode))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphAddMemsetNode, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -28160,19 +28174,18 @@ static hipError_t hip_traced_hipGraphMemsetNodeGetParams(hip_hipGraphMemsetNodeG
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeGetParams) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeGetParams__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 336);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(node, pNodeParams);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(336, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(336, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -28199,7 +28212,8 @@ static hipError_t hip_traced_hipGraphMemsetNodeGetParams(hip_hipGraphMemsetNodeG
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeGetParams))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphMemsetNodeGetParams, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -28239,19 +28253,18 @@ static hipError_t hip_traced_hipGraphMemsetNodeSetParams(hip_hipGraphMemsetNodeS
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeSetParams) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeSetParams__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 337);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(node, pNodeParams);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(337, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(337, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -28278,7 +28291,8 @@ static hipError_t hip_traced_hipGraphMemsetNodeSetParams(hip_hipGraphMemsetNodeS
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeSetParams))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphMemsetNodeSetParams, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -28319,19 +28333,18 @@ static hipError_t hip_traced_hipGraphExecMemsetNodeSetParams(hip_hipGraphExecMem
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemsetNodeSetParams) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemsetNodeSetParams__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 338);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hGraphExec, node, pNodeParams);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(338, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(338, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -28361,7 +28374,8 @@ static hipError_t hip_traced_hipGraphExecMemsetNodeSetParams(hip_hipGraphExecMem
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemsetNodeSetParams))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphExecMemsetNodeSetParams, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -28404,19 +28418,18 @@ static hipError_t hip_traced_hipGraphAddHostNode(hip_hipGraphAddHostNode_fn *tra
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddHostNode) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddHostNode__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 339);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pGraphNode, graph, pDependencies, numDependencies, pNodeParams);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(339, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(339, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -28452,7 +28465,8 @@ static hipError_t hip_traced_hipGraphAddHostNode(hip_hipGraphAddHostNode_fn *tra
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddHostNode))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphAddHostNode, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -28494,19 +28508,18 @@ static hipError_t hip_traced_hipGraphHostNodeGetParams(hip_hipGraphHostNodeGetPa
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeGetParams) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeGetParams__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 340);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(node, pNodeParams);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(340, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(340, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -28533,7 +28546,8 @@ static hipError_t hip_traced_hipGraphHostNodeGetParams(hip_hipGraphHostNodeGetPa
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeGetParams))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphHostNodeGetParams, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -28573,19 +28587,18 @@ static hipError_t hip_traced_hipGraphHostNodeSetParams(hip_hipGraphHostNodeSetPa
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeSetParams) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeSetParams__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 341);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(node, pNodeParams);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(341, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(341, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -28612,7 +28625,8 @@ static hipError_t hip_traced_hipGraphHostNodeSetParams(hip_hipGraphHostNodeSetPa
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeSetParams))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphHostNodeSetParams, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -28653,19 +28667,18 @@ static hipError_t hip_traced_hipGraphExecHostNodeSetParams(hip_hipGraphExecHostN
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecHostNodeSetParams) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecHostNodeSetParams__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 342);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hGraphExec, node, pNodeParams);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(342, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(342, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -28695,7 +28708,8 @@ static hipError_t hip_traced_hipGraphExecHostNodeSetParams(hip_hipGraphExecHostN
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecHostNodeSetParams))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphExecHostNodeSetParams, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -28738,19 +28752,18 @@ static hipError_t hip_traced_hipGraphAddChildGraphNode(hip_hipGraphAddChildGraph
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddChildGraphNode) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddChildGraphNode__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 343);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pGraphNode, graph, pDependencies, numDependencies, childGraph);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(343, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(343, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -28786,7 +28799,8 @@ static hipError_t hip_traced_hipGraphAddChildGraphNode(hip_hipGraphAddChildGraph
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddChildGraphNode))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphAddChildGraphNode, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -28827,19 +28841,18 @@ static hipError_t hip_traced_hipGraphChildGraphNodeGetGraph(hip_hipGraphChildGra
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphChildGraphNodeGetGraph) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphChildGraphNodeGetGraph__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 344);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(node, pGraph);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(344, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(344, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -28867,7 +28880,8 @@ static hipError_t hip_traced_hipGraphChildGraphNodeGetGraph(hip_hipGraphChildGra
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphChildGraphNodeGetGraph))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphChildGraphNodeGetGraph, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -28908,19 +28922,18 @@ static hipError_t hip_traced_hipGraphExecChildGraphNodeSetParams(hip_hipGraphExe
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecChildGraphNodeSetParams) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecChildGraphNodeSetParams__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 345);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hGraphExec, node, childGraph);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(345, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(345, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -28950,7 +28963,8 @@ static hipError_t hip_traced_hipGraphExecChildGraphNodeSetParams(hip_hipGraphExe
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecChildGraphNodeSetParams))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphExecChildGraphNodeSetParams, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -28992,19 +29006,18 @@ static hipError_t hip_traced_hipGraphAddEmptyNode(hip_hipGraphAddEmptyNode_fn *t
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEmptyNode) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEmptyNode__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 346);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pGraphNode, graph, pDependencies, numDependencies);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(346, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(346, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -29037,7 +29050,8 @@ static hipError_t hip_traced_hipGraphAddEmptyNode(hip_hipGraphAddEmptyNode_fn *t
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEmptyNode))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphAddEmptyNode, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -29080,19 +29094,18 @@ static hipError_t hip_traced_hipGraphAddEventRecordNode(hip_hipGraphAddEventReco
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventRecordNode) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventRecordNode__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 347);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pGraphNode, graph, pDependencies, numDependencies, event);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(347, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(347, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -29128,7 +29141,8 @@ static hipError_t hip_traced_hipGraphAddEventRecordNode(hip_hipGraphAddEventReco
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventRecordNode))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphAddEventRecordNode, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -29170,19 +29184,18 @@ static hipError_t hip_traced_hipGraphEventRecordNodeGetEvent(hip_hipGraphEventRe
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeGetEvent) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeGetEvent__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 348);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(node, event_out);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(348, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(348, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -29210,7 +29223,8 @@ static hipError_t hip_traced_hipGraphEventRecordNodeGetEvent(hip_hipGraphEventRe
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeGetEvent))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphEventRecordNodeGetEvent, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -29249,19 +29263,18 @@ static hipError_t hip_traced_hipGraphEventRecordNodeSetEvent(hip_hipGraphEventRe
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeSetEvent) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeSetEvent__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 349);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(node, event);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(349, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(349, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -29288,7 +29301,8 @@ static hipError_t hip_traced_hipGraphEventRecordNodeSetEvent(hip_hipGraphEventRe
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeSetEvent))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphEventRecordNodeSetEvent, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -29329,19 +29343,18 @@ static hipError_t hip_traced_hipGraphExecEventRecordNodeSetEvent(hip_hipGraphExe
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventRecordNodeSetEvent) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventRecordNodeSetEvent__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 350);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hGraphExec, hNode, event);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(350, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(350, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -29371,7 +29384,8 @@ static hipError_t hip_traced_hipGraphExecEventRecordNodeSetEvent(hip_hipGraphExe
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventRecordNodeSetEvent))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphExecEventRecordNodeSetEvent, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -29413,19 +29427,18 @@ static hipError_t hip_traced_hipGraphAddEventWaitNode(hip_hipGraphAddEventWaitNo
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventWaitNode) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventWaitNode__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 351);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pGraphNode, graph, pDependencies, numDependencies, event);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(351, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(351, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -29461,7 +29474,8 @@ static hipError_t hip_traced_hipGraphAddEventWaitNode(hip_hipGraphAddEventWaitNo
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventWaitNode))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphAddEventWaitNode, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -29503,19 +29517,18 @@ static hipError_t hip_traced_hipGraphEventWaitNodeGetEvent(hip_hipGraphEventWait
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeGetEvent) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeGetEvent__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 352);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(node, event_out);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(352, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(352, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -29543,7 +29556,8 @@ static hipError_t hip_traced_hipGraphEventWaitNodeGetEvent(hip_hipGraphEventWait
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeGetEvent))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphEventWaitNodeGetEvent, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -29582,19 +29596,18 @@ static hipError_t hip_traced_hipGraphEventWaitNodeSetEvent(hip_hipGraphEventWait
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeSetEvent) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeSetEvent__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 353);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(node, event);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(353, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(353, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -29621,7 +29634,8 @@ static hipError_t hip_traced_hipGraphEventWaitNodeSetEvent(hip_hipGraphEventWait
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeSetEvent))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphEventWaitNodeSetEvent, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -29662,19 +29676,18 @@ static hipError_t hip_traced_hipGraphExecEventWaitNodeSetEvent(hip_hipGraphExecE
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventWaitNodeSetEvent) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventWaitNodeSetEvent__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 354);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hGraphExec, hNode, event);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(354, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(354, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -29704,7 +29717,8 @@ static hipError_t hip_traced_hipGraphExecEventWaitNodeSetEvent(hip_hipGraphExecE
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventWaitNodeSetEvent))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphExecEventWaitNodeSetEvent, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -29743,19 +29757,18 @@ static hipError_t hip_traced_hipMemAddressFree(hip_hipMemAddressFree_fn *tracer_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressFree) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressFree__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 355);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(devPtr, size);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(355, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(355, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -29782,7 +29795,8 @@ static hipError_t hip_traced_hipMemAddressFree(hip_hipMemAddressFree_fn *tracer_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressFree))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemAddressFree, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -29821,19 +29835,18 @@ static hipError_t hip_traced_hipMemAddressReserve(hip_hipMemAddressReserve_fn *t
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressReserve) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressReserve__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 356);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(ptr, size, alignment, addr, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(356, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(356, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -29868,7 +29881,8 @@ static hipError_t hip_traced_hipMemAddressReserve(hip_hipMemAddressReserve_fn *t
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressReserve))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemAddressReserve, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -29910,19 +29924,18 @@ static hipError_t hip_traced_hipMemCreate(hip_hipMemCreate_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemCreate) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemCreate__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 357);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(handle, size, prop, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(357, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(357, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -29955,7 +29968,8 @@ static hipError_t hip_traced_hipMemCreate(hip_hipMemCreate_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemCreate))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemCreate, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -29998,19 +30012,18 @@ static hipError_t hip_traced_hipMemExportToShareableHandle(hip_hipMemExportToSha
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemExportToShareableHandle) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemExportToShareableHandle__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 358);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(shareableHandle, handle, handleType, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(358, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(358, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -30042,7 +30055,8 @@ static hipError_t hip_traced_hipMemExportToShareableHandle(hip_hipMemExportToSha
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemExportToShareableHandle))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemExportToShareableHandle, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -30084,19 +30098,18 @@ static hipError_t hip_traced_hipMemGetAccess(hip_hipMemGetAccess_fn *tracer_real
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAccess) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAccess__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 359);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(flags, location, ptr);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(359, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(359, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -30126,7 +30139,8 @@ static hipError_t hip_traced_hipMemGetAccess(hip_hipMemGetAccess_fn *tracer_real
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAccess))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemGetAccess, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -30166,19 +30180,18 @@ static hipError_t hip_traced_hipMemGetAllocationGranularity(hip_hipMemGetAllocat
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationGranularity) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationGranularity__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 360);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(granularity, prop, option);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(360, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(360, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -30209,7 +30222,8 @@ static hipError_t hip_traced_hipMemGetAllocationGranularity(hip_hipMemGetAllocat
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationGranularity))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemGetAllocationGranularity, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -30250,19 +30264,18 @@ static hipError_t hip_traced_hipMemGetAllocationPropertiesFromHandle(hip_hipMemG
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationPropertiesFromHandle) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationPropertiesFromHandle__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 361);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(prop, handle);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(361, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(361, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -30289,7 +30302,8 @@ static hipError_t hip_traced_hipMemGetAllocationPropertiesFromHandle(hip_hipMemG
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationPropertiesFromHandle))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemGetAllocationPropertiesFromHandle, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -30332,19 +30346,18 @@ static hipError_t hip_traced_hipMemImportFromShareableHandle(hip_hipMemImportFro
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemImportFromShareableHandle) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemImportFromShareableHandle__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 362);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(handle, osHandle, shHandleType);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(362, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(362, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -30375,7 +30388,8 @@ static hipError_t hip_traced_hipMemImportFromShareableHandle(hip_hipMemImportFro
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemImportFromShareableHandle))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemImportFromShareableHandle, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -30416,19 +30430,18 @@ static hipError_t hip_traced_hipMemMap(hip_hipMemMap_fn *tracer_real, const void
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMap) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMap__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 363);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(ptr, size, offset, handle, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(363, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(363, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -30462,7 +30475,8 @@ static hipError_t hip_traced_hipMemMap(hip_hipMemMap_fn *tracer_real, const void
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMap))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemMap, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -30503,19 +30517,18 @@ static hipError_t hip_traced_hipMemMapArrayAsync(hip_hipMemMapArrayAsync_fn *tra
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMapArrayAsync) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMapArrayAsync__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 364);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(mapInfoList, count, stream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(364, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(364, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -30545,7 +30558,8 @@ static hipError_t hip_traced_hipMemMapArrayAsync(hip_hipMemMapArrayAsync_fn *tra
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMapArrayAsync))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemMapArrayAsync, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -30584,19 +30598,18 @@ static hipError_t hip_traced_hipMemRelease(hip_hipMemRelease_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRelease) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRelease__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 365);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(handle);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(365, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(365, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -30621,7 +30634,8 @@ static hipError_t hip_traced_hipMemRelease(hip_hipMemRelease_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRelease))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemRelease, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -30660,19 +30674,18 @@ static hipError_t hip_traced_hipMemRetainAllocationHandle(hip_hipMemRetainAlloca
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRetainAllocationHandle) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRetainAllocationHandle__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 366);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(handle, addr);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(366, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(366, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -30700,7 +30713,8 @@ static hipError_t hip_traced_hipMemRetainAllocationHandle(hip_hipMemRetainAlloca
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRetainAllocationHandle))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemRetainAllocationHandle, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -30739,19 +30753,18 @@ static hipError_t hip_traced_hipMemSetAccess(hip_hipMemSetAccess_fn *tracer_real
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemSetAccess) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemSetAccess__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 367);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(ptr, size, desc, count);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(367, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(367, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -30783,7 +30796,8 @@ static hipError_t hip_traced_hipMemSetAccess(hip_hipMemSetAccess_fn *tracer_real
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemSetAccess))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemSetAccess, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -30821,19 +30835,18 @@ static hipError_t hip_traced_hipMemUnmap(hip_hipMemUnmap_fn *tracer_real, const 
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemUnmap) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemUnmap__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 368);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(ptr, size);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(368, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(368, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -30860,7 +30873,8 @@ static hipError_t hip_traced_hipMemUnmap(hip_hipMemUnmap_fn *tracer_real, const 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemUnmap))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemUnmap, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -30900,19 +30914,18 @@ static hipError_t hip_traced_hipGLGetDevices(hip_hipGLGetDevices_fn *tracer_real
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGLGetDevices) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGLGetDevices__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 369);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pHipDeviceCount, pHipDevices, hipDeviceCount, deviceList);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(369, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(369, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -30946,7 +30959,8 @@ static hipError_t hip_traced_hipGLGetDevices(hip_hipGLGetDevices_fn *tracer_real
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGLGetDevices))
     lttng_ust_tracepoint(lttng_ust_hip, hipGLGetDevices, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -30987,19 +31001,18 @@ static hipError_t hip_traced_hipGraphicsGLRegisterBuffer(hip_hipGraphicsGLRegist
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterBuffer) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterBuffer__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 370);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(resource, buffer, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(370, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(370, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -31030,7 +31043,8 @@ static hipError_t hip_traced_hipGraphicsGLRegisterBuffer(hip_hipGraphicsGLRegist
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterBuffer))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphicsGLRegisterBuffer, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -31072,19 +31086,18 @@ static hipError_t hip_traced_hipGraphicsGLRegisterImage(hip_hipGraphicsGLRegiste
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterImage) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterImage__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 371);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(resource, image, target, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(371, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(371, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -31117,7 +31130,8 @@ static hipError_t hip_traced_hipGraphicsGLRegisterImage(hip_hipGraphicsGLRegiste
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterImage))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphicsGLRegisterImage, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -31158,19 +31172,18 @@ static hipError_t hip_traced_hipGraphicsMapResources(hip_hipGraphicsMapResources
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsMapResources) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsMapResources__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 372);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(count, resources, stream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(372, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(372, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -31201,7 +31214,8 @@ static hipError_t hip_traced_hipGraphicsMapResources(hip_hipGraphicsMapResources
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsMapResources))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphicsMapResources, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -31243,19 +31257,18 @@ static hipError_t hip_traced_hipGraphicsSubResourceGetMappedArray(hip_hipGraphic
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsSubResourceGetMappedArray) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsSubResourceGetMappedArray__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 373);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(array, resource, arrayIndex, mipLevel);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(373, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(373, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -31288,7 +31301,8 @@ static hipError_t hip_traced_hipGraphicsSubResourceGetMappedArray(hip_hipGraphic
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsSubResourceGetMappedArray))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphicsSubResourceGetMappedArray, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -31329,19 +31343,18 @@ static hipError_t hip_traced_hipGraphicsResourceGetMappedPointer(hip_hipGraphics
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsResourceGetMappedPointer) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsResourceGetMappedPointer__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 374);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(devPtr, size, resource);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(374, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(374, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -31373,7 +31386,8 @@ static hipError_t hip_traced_hipGraphicsResourceGetMappedPointer(hip_hipGraphics
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsResourceGetMappedPointer))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphicsResourceGetMappedPointer, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -31414,19 +31428,18 @@ static hipError_t hip_traced_hipGraphicsUnmapResources(hip_hipGraphicsUnmapResou
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnmapResources) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnmapResources__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 375);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(count, resources, stream);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(375, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(375, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -31457,7 +31470,8 @@ static hipError_t hip_traced_hipGraphicsUnmapResources(hip_hipGraphicsUnmapResou
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnmapResources))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphicsUnmapResources, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }
@@ -31496,19 +31510,18 @@ static hipError_t hip_traced_hipGraphicsUnregisterResource(hip_hipGraphicsUnregi
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnregisterResource) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnregisterResource__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     hip_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("hip", 376);
     hipError_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(resource);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(376, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(376, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -31533,7 +31546,8 @@ static hipError_t hip_traced_hipGraphicsUnregisterResource(hip_hipGraphicsUnregi
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnregisterResource))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphicsUnregisterResource, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
+    tracer_batch_call(hip_batch, hip_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   hip_depth--;
   return tracer_args.tracer_result;
 }

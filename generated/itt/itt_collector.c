@@ -37,7 +37,8 @@ void __itt_pause(void) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_pause))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_pause, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   tracer_recording_pause();
   itt_depth--;
@@ -68,7 +69,8 @@ void __itt_resume(void) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_resume))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_resume, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -97,7 +99,8 @@ void __itt_detach(void) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_detach))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_detach, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -128,7 +131,8 @@ void __itt_pause_scoped(__itt_collection_scope scope) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_pause_scoped))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_pause_scoped, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -159,7 +163,8 @@ void __itt_resume_scoped(__itt_collection_scope scope) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_resume_scoped))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_resume_scoped, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -188,7 +193,8 @@ void __itt_enable_attach(void) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_enable_attach))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_enable_attach, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -219,7 +225,8 @@ void __itt_thread_set_name(const char *name) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_thread_set_name))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_thread_set_name, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -248,7 +255,8 @@ void __itt_thread_ignore(void) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_thread_ignore))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_thread_ignore, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -279,7 +287,8 @@ void __itt_suppress_push(unsigned int mask) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_suppress_push))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_suppress_push, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -308,7 +317,8 @@ void __itt_suppress_pop(void) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_suppress_pop))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_suppress_pop, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -346,7 +356,8 @@ void __itt_suppress_mark_range(__itt_suppress_mode_t mode, unsigned int mask, vo
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_suppress_mark_range))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_suppress_mark_range, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -384,7 +395,8 @@ void __itt_suppress_clear_range(__itt_suppress_mode_t mode, unsigned int mask, v
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_suppress_clear_range))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_suppress_clear_range, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -421,7 +433,8 @@ void __itt_sync_create(void *addr, const char *objtype, const char *objname, int
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_sync_create))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_sync_create, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -454,7 +467,8 @@ void __itt_sync_rename(void *addr, const char *name) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_sync_rename))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_sync_rename, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -485,7 +499,8 @@ void __itt_sync_destroy(void *addr) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_sync_destroy))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_sync_destroy, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -516,7 +531,8 @@ void __itt_sync_prepare(void *addr) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_sync_prepare))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_sync_prepare, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -547,7 +563,8 @@ void __itt_sync_cancel(void *addr) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_sync_cancel))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_sync_cancel, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -578,7 +595,8 @@ void __itt_sync_acquired(void *addr) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_sync_acquired))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_sync_acquired, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -609,7 +627,8 @@ void __itt_sync_releasing(void *addr) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_sync_releasing))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_sync_releasing, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -647,7 +666,8 @@ void __itt_model_site_begin(__itt_model_site *site, __itt_model_site_instance *i
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_site_begin))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_model_site_begin, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -678,7 +698,8 @@ void __itt_model_site_beginA(const char *name) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_site_beginA))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_model_site_beginA, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -711,7 +732,8 @@ void __itt_model_site_beginAL(const char *name, size_t siteNameLen) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_site_beginAL))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_model_site_beginAL, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -744,7 +766,8 @@ void __itt_model_site_end(__itt_model_site *site, __itt_model_site_instance *ins
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_site_end))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_model_site_end, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -773,7 +796,8 @@ void __itt_model_site_end_2(void) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_site_end_2))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_model_site_end_2, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -811,7 +835,8 @@ void __itt_model_task_begin(__itt_model_task *task, __itt_model_task_instance *i
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_task_begin))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_model_task_begin, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -842,7 +867,8 @@ void __itt_model_task_beginA(const char *name) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_task_beginA))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_model_task_beginA, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -875,7 +901,8 @@ void __itt_model_task_beginAL(const char *name, size_t taskNameLen) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_task_beginAL))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_model_task_beginAL, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -906,7 +933,8 @@ void __itt_model_iteration_taskA(const char *name) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_iteration_taskA))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_model_iteration_taskA, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -939,7 +967,8 @@ void __itt_model_iteration_taskAL(const char *name, size_t taskNameLen) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_iteration_taskAL))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_model_iteration_taskAL, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -972,7 +1001,8 @@ void __itt_model_task_end(__itt_model_task *task, __itt_model_task_instance *ins
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_task_end))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_model_task_end, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -1001,7 +1031,8 @@ void __itt_model_task_end_2(void) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_task_end_2))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_model_task_end_2, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -1032,7 +1063,8 @@ void __itt_model_lock_acquire(void *lock) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_lock_acquire))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_model_lock_acquire, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -1063,7 +1095,8 @@ void __itt_model_lock_acquire_2(void *lock) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_lock_acquire_2))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_model_lock_acquire_2, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -1094,7 +1127,8 @@ void __itt_model_lock_release(void *lock) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_lock_release))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_model_lock_release, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -1125,7 +1159,8 @@ void __itt_model_lock_release_2(void *lock) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_lock_release_2))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_model_lock_release_2, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -1158,7 +1193,8 @@ void __itt_model_record_allocation(void *addr, size_t size) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_record_allocation))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_model_record_allocation, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -1189,7 +1225,8 @@ void __itt_model_record_deallocation(void *addr) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_record_deallocation))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_model_record_deallocation, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -1222,7 +1259,8 @@ void __itt_model_induction_uses(void *addr, size_t size) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_induction_uses))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_model_induction_uses, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -1255,7 +1293,8 @@ void __itt_model_reduction_uses(void *addr, size_t size) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_reduction_uses))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_model_reduction_uses, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -1288,7 +1327,8 @@ void __itt_model_observe_uses(void *addr, size_t size) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_observe_uses))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_model_observe_uses, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -1319,7 +1359,8 @@ void __itt_model_clear_uses(void *addr) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_clear_uses))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_model_clear_uses, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -1350,7 +1391,8 @@ void __itt_model_disable_push(__itt_model_disable x) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_disable_push))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_model_disable_push, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -1379,7 +1421,8 @@ void __itt_model_disable_pop(void) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_disable_pop))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_model_disable_pop, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -1410,7 +1453,8 @@ void __itt_model_aggregate_task(size_t x) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_aggregate_task))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_model_aggregate_task, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -1444,7 +1488,8 @@ __itt_heap_function __itt_heap_function_create(const char *name, const char *dom
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_heap_function_create))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_function_create, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
   return tracer_args.tracer_result;
@@ -1480,7 +1525,8 @@ void __itt_heap_allocate_begin(__itt_heap_function h, size_t size, int initializ
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_heap_allocate_begin))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_allocate_begin, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -1517,7 +1563,8 @@ void __itt_heap_allocate_end(__itt_heap_function h, void **addr, size_t size, in
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_heap_allocate_end))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_allocate_end, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -1550,7 +1597,8 @@ void __itt_heap_free_begin(__itt_heap_function h, void *addr) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_heap_free_begin))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_free_begin, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -1583,7 +1631,8 @@ void __itt_heap_free_end(__itt_heap_function h, void *addr) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_heap_free_end))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_free_end, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -1620,7 +1669,8 @@ void __itt_heap_reallocate_begin(__itt_heap_function h, void *addr, size_t new_s
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_heap_reallocate_begin))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_reallocate_begin, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -1660,7 +1710,8 @@ void __itt_heap_reallocate_end(__itt_heap_function h, void *addr, void **new_add
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_heap_reallocate_end))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_reallocate_end, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -1689,7 +1740,8 @@ void __itt_heap_internal_access_begin(void) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_heap_internal_access_begin))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_internal_access_begin, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -1718,7 +1770,8 @@ void __itt_heap_internal_access_end(void) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_heap_internal_access_end))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_internal_access_end, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -1747,7 +1800,8 @@ void __itt_heap_record_memory_growth_begin(void) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_heap_record_memory_growth_begin))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_record_memory_growth_begin, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -1776,7 +1830,8 @@ void __itt_heap_record_memory_growth_end(void) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_heap_record_memory_growth_end))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_record_memory_growth_end, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -1807,7 +1862,8 @@ void __itt_heap_reset_detection(unsigned int reset_mask) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_heap_reset_detection))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_reset_detection, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -1838,7 +1894,8 @@ void __itt_heap_record(unsigned int record_mask) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_heap_record))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_record, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -1871,7 +1928,8 @@ __itt_domain *__itt_domain_create(const char *name) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_domain_create))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_domain_create, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
   return tracer_args.tracer_result;
@@ -1905,7 +1963,8 @@ __itt_string_handle *__itt_string_handle_create(const char *name) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_string_handle_create))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_string_handle_create, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
   return tracer_args.tracer_result;
@@ -1937,7 +1996,8 @@ __itt_timestamp __itt_get_timestamp(void) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_get_timestamp))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_get_timestamp, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
   return tracer_args.tracer_result;
@@ -1970,7 +2030,8 @@ void __itt_id_create(const __itt_domain *domain, __itt_id id) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_id_create))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_id_create, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -2002,7 +2063,8 @@ void __itt_id_destroy(const __itt_domain *domain, __itt_id id) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_id_destroy))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_id_destroy, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -2038,7 +2100,8 @@ void __itt_region_begin(const __itt_domain *domain, __itt_id id, __itt_id parent
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_region_begin))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_region_begin, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -2070,7 +2133,8 @@ void __itt_region_end(const __itt_domain *domain, __itt_id id) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_region_end))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_region_end, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -2103,7 +2167,8 @@ void __itt_frame_begin_v3(const __itt_domain *domain, __itt_id *id) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_frame_begin_v3))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_frame_begin_v3, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -2136,7 +2201,8 @@ void __itt_frame_end_v3(const __itt_domain *domain, __itt_id *id) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_frame_end_v3))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_frame_end_v3, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -2174,7 +2240,8 @@ void __itt_frame_submit_v3(const __itt_domain *domain, __itt_id *id, __itt_times
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_frame_submit_v3))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_frame_submit_v3, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -2206,7 +2273,8 @@ __itt_frame __itt_frame_create(const char *domain) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_frame_create))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_frame_create, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
   return tracer_args.tracer_result;
@@ -2238,7 +2306,8 @@ void __itt_frame_begin(__itt_frame frame) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_frame_begin))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_frame_begin, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -2269,7 +2338,8 @@ void __itt_frame_end(__itt_frame frame) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_frame_end))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_frame_end, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -2306,7 +2376,8 @@ void __itt_task_begin(const __itt_domain *domain, __itt_id taskid, __itt_id pare
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_task_begin))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_task_begin, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -2341,7 +2412,8 @@ void __itt_task_begin_fn(const __itt_domain *domain, __itt_id taskid, __itt_id p
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_task_begin_fn))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_task_begin_fn, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -2373,7 +2445,8 @@ void __itt_task_end(const __itt_domain *domain) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_task_end))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_task_end, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -2409,7 +2482,8 @@ void __itt_task_begin_overlapped(const __itt_domain *domain, __itt_id taskid, __
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_task_begin_overlapped))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_task_begin_overlapped, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -2441,7 +2515,8 @@ void __itt_task_end_overlapped(const __itt_domain *domain, __itt_id taskid) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_task_end_overlapped))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_task_end_overlapped, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -2478,7 +2553,8 @@ void __itt_marker(const __itt_domain *domain, __itt_id id, __itt_string_handle *
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_marker))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_marker, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -2519,7 +2595,8 @@ void __itt_metadata_add(const __itt_domain *domain, __itt_id id, __itt_string_ha
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_metadata_add))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_metadata_add, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -2558,7 +2635,8 @@ void __itt_metadata_str_add(const __itt_domain *domain, __itt_id id, __itt_strin
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_metadata_str_add))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_metadata_str_add, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -2601,7 +2679,8 @@ void __itt_metadata_add_with_scope(const __itt_domain *domain, __itt_scope scope
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_metadata_add_with_scope))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_metadata_add_with_scope, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -2641,7 +2720,8 @@ void __itt_metadata_str_add_with_scope(const __itt_domain *domain, __itt_scope s
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_metadata_str_add_with_scope))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_metadata_str_add_with_scope, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -2676,7 +2756,8 @@ void __itt_relation_add_to_current(const __itt_domain *domain, __itt_relation re
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_relation_add_to_current))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_relation_add_to_current, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -2712,7 +2793,8 @@ void __itt_relation_add(const __itt_domain *domain, __itt_id head, __itt_relatio
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_relation_add))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_relation_add, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -2746,7 +2828,8 @@ __itt_clock_domain *__itt_clock_domain_create(__itt_get_clock_info_fn fn, void *
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_clock_domain_create))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_clock_domain_create, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
   return tracer_args.tracer_result;
@@ -2776,7 +2859,8 @@ void __itt_clock_domain_reset(void) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_clock_domain_reset))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_clock_domain_reset, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -2813,7 +2897,8 @@ void __itt_id_create_ex(const __itt_domain *domain, __itt_clock_domain *clock_do
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_id_create_ex))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_id_create_ex, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -2850,7 +2935,8 @@ void __itt_id_destroy_ex(const __itt_domain *domain, __itt_clock_domain *clock_d
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_id_destroy_ex))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_id_destroy_ex, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -2891,7 +2977,8 @@ void __itt_task_begin_ex(const __itt_domain *domain, __itt_clock_domain *clock_d
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_task_begin_ex))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_task_begin_ex, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -2932,7 +3019,8 @@ void __itt_task_begin_fn_ex(const __itt_domain *domain, __itt_clock_domain *cloc
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_task_begin_fn_ex))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_task_begin_fn_ex, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -2968,7 +3056,8 @@ void __itt_task_end_ex(const __itt_domain *domain, __itt_clock_domain *clock_dom
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_task_end_ex))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_task_end_ex, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -3009,7 +3098,8 @@ void __itt_task_begin_overlapped_ex(const __itt_domain *domain, __itt_clock_doma
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_task_begin_overlapped_ex))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_task_begin_overlapped_ex, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -3046,7 +3136,8 @@ void __itt_task_end_overlapped_ex(const __itt_domain *domain, __itt_clock_domain
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_task_end_overlapped_ex))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_task_end_overlapped_ex, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -3088,7 +3179,8 @@ void __itt_marker_ex(const __itt_domain *domain, __itt_clock_domain *clock_domai
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_marker_ex))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_marker_ex, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -3128,7 +3220,8 @@ void __itt_relation_add_to_current_ex(const __itt_domain *domain, __itt_clock_do
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_relation_add_to_current_ex))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_relation_add_to_current_ex, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -3169,7 +3262,8 @@ void __itt_relation_add_ex(const __itt_domain *domain, __itt_clock_domain *clock
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_relation_add_ex))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_relation_add_ex, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -3204,7 +3298,8 @@ __itt_counter __itt_counter_create(const char *name, const char *domain) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_counter_create))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_create, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
   return tracer_args.tracer_result;
@@ -3243,7 +3338,8 @@ __itt_counter __itt_counter_create_typed(const char *name, const char *domain,
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_counter_create_typed))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_create_typed, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
   return tracer_args.tracer_result;
@@ -3282,7 +3378,8 @@ __itt_counter __itt_counter_create_v3(const __itt_domain *domain, const char *na
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_counter_create_v3))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_create_v3, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
   return tracer_args.tracer_result;
@@ -3314,7 +3411,8 @@ void __itt_counter_inc(__itt_counter id) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_counter_inc))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_inc, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -3347,7 +3445,8 @@ void __itt_counter_inc_delta(__itt_counter id, unsigned long long value) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_counter_inc_delta))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_inc_delta, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -3378,7 +3477,8 @@ void __itt_counter_dec(__itt_counter id) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_counter_dec))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_dec, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -3411,7 +3511,8 @@ void __itt_counter_dec_delta(__itt_counter id, unsigned long long value) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_counter_dec_delta))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_dec_delta, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -3444,7 +3545,8 @@ void __itt_counter_inc_v3(const __itt_domain *domain, __itt_string_handle *name)
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_counter_inc_v3))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_inc_v3, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -3480,7 +3582,8 @@ void __itt_counter_inc_delta_v3(const __itt_domain *domain, __itt_string_handle 
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_counter_inc_delta_v3))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_inc_delta_v3, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -3513,7 +3616,8 @@ void __itt_counter_dec_v3(const __itt_domain *domain, __itt_string_handle *name)
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_counter_dec_v3))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_dec_v3, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -3549,7 +3653,8 @@ void __itt_counter_dec_delta_v3(const __itt_domain *domain, __itt_string_handle 
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_counter_dec_delta_v3))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_dec_delta_v3, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -3582,7 +3687,8 @@ void __itt_counter_set_value(__itt_counter id, void *value_ptr) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_counter_set_value))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_set_value, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -3620,7 +3726,8 @@ void __itt_counter_set_value_ex(__itt_counter id, __itt_clock_domain *clock_doma
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_counter_set_value_ex))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_set_value_ex, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -3653,7 +3760,8 @@ void __itt_counter_set_value_v3(__itt_counter counter, void *value_ptr) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_counter_set_value_v3))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_set_value_v3, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -3684,7 +3792,8 @@ void __itt_counter_destroy(__itt_counter id) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_counter_destroy))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_destroy, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -3720,7 +3829,8 @@ void __itt_bind_context_metadata_to_counter(__itt_counter counter, size_t length
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_bind_context_metadata_to_counter))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_bind_context_metadata_to_counter, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -3755,7 +3865,8 @@ __itt_track_group *__itt_track_group_create(__itt_string_handle *name,
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_track_group_create))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_track_group_create, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
   return tracer_args.tracer_result;
@@ -3793,7 +3904,8 @@ __itt_track *__itt_track_create(__itt_track_group *track_group, __itt_string_han
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_track_create))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_track_create, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
   return tracer_args.tracer_result;
@@ -3825,7 +3937,8 @@ void __itt_set_track(__itt_track *track) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_set_track))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_set_track, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -3859,7 +3972,8 @@ __itt_event __itt_event_create(const char *name, int namelen) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_event_create))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_event_create, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
   return tracer_args.tracer_result;
@@ -3892,7 +4006,8 @@ int __itt_event_start(__itt_event event) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_event_start))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_event_start, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
   return tracer_args.tracer_result;
@@ -3925,7 +4040,8 @@ int __itt_event_end(__itt_event event) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_event_end))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_event_end, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
   return tracer_args.tracer_result;
@@ -3966,7 +4082,8 @@ __itt_histogram *__itt_histogram_create(const __itt_domain *domain, const char *
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_histogram_create))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_histogram_create, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
   return tracer_args.tracer_result;
@@ -4005,7 +4122,8 @@ void __itt_histogram_submit(__itt_histogram *histogram, size_t length, void *x_a
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_histogram_submit))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_histogram_submit, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -4040,7 +4158,8 @@ void __itt_module_load(void *start_addr, void *end_addr, const char *path) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_module_load))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_module_load, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -4071,7 +4190,8 @@ void __itt_module_unload(void *addr) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_module_unload))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_module_unload, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -4102,7 +4222,8 @@ void __itt_module_load_with_sections(__itt_module_object *module_obj) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_module_load_with_sections))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_module_load_with_sections, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }
@@ -4133,7 +4254,8 @@ void __itt_module_unload_with_sections(__itt_module_object *module_obj) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_module_unload_with_sections))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_module_unload_with_sections, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_itt, call, tracer_record);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   itt_depth--;
 }

@@ -5,3 +5,22 @@
 #define LTTNG_UST_TRACEPOINT_CREATE_PROBES
 #define LTTNG_UST_TRACEPOINT_DEFINE
 #include "itt_tracepoints.h"
+
+/* Minimal mode's batches of calls (runtime/tracer_call_batch.h) are written here, where
+ * the provider's probes are. */
+int itt_batch = -1;
+
+void itt_write_calls(const uint64_t *slots, unsigned count) {
+  lttng_ust_tracepoint(lttng_ust_itt, call, slots, count);
+}
+
+__attribute__((constructor)) static void itt_register_batch(void) {
+  itt_batch = tracer_batch_register("itt", itt_write_calls);
+}
+
+/* At exit, every thread's batch of this backend, while the probes are still there: an
+ * object's destructors run in the reverse order of their definitions, so this one runs
+ * before the provider's own (defined above, by the include), which unregisters them. */
+__attribute__((destructor)) static void itt_write_batches_at_exit(void) {
+  tracer_batch_write_everywhere(itt_batch);
+}

@@ -8033,4 +8033,9 @@ int64_t mpich_win_world_rank(int64_t status, MPI_Win handle, int64_t rank);
 void mpich_command_begin(struct tracer_command *command);
 void mpich_command_end(struct tracer_command *command, int64_t status);
 
+/* Minimal mode: writes one batch of calls as lttng_ust_mpich:call, and the backend's index
+ * among the batching ones, -1 until registered (mpich_tracepoints.c). */
+void mpich_write_calls(const uint64_t *slots, unsigned count);
+extern int mpich_batch;
+
 #endif

@@ -5,3 +5,22 @@
 #define LTTNG_UST_TRACEPOINT_CREATE_PROBES
 #define LTTNG_UST_TRACEPOINT_DEFINE
 #include "mpich_tracepoints.h"
+
+/* Minimal mode's batches of calls (runtime/tracer_call_batch.h) are written here, where
+ * the provider's probes are. */
+int mpich_batch = -1;
+
+void mpich_write_calls(const uint64_t *slots, unsigned count) {
+  lttng_ust_tracepoint(lttng_ust_mpich, call, slots, count);
+}
+
+__attribute__((constructor)) static void mpich_register_batch(void) {
+  mpich_batch = tracer_batch_register("mpich", mpich_write_calls);
+}
+
+/* At exit, every thread's batch of this backend, while the probes are still there: an
+ * object's destructors run in the reverse order of their definitions, so this one runs
+ * before the provider's own (defined above, by the include), which unregisters them. */
+__attribute__((destructor)) static void mpich_write_batches_at_exit(void) {
+  tracer_batch_write_everywhere(mpich_batch);
+}

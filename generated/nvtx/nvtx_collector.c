@@ -39,7 +39,8 @@ void nvtxInitialize(const void *reserved) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxInitialize))
       lttng_ust_tracepoint(lttng_ust_nvtx, nvtxInitialize, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_nvtx, call, tracer_record);
+      tracer_batch_call(nvtx_batch, nvtx_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   nvtx_depth--;
 }
@@ -73,7 +74,8 @@ void nvtxDomainMarkEx(nvtxDomainHandle_t domain, const nvtxEventAttributes_t *ev
     else if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxDomainMarkEx))
       lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainMarkEx, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_nvtx, call, tracer_record);
+      tracer_batch_call(nvtx_batch, nvtx_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   nvtx_depth--;
 }
@@ -105,7 +107,8 @@ void nvtxMarkEx(const nvtxEventAttributes_t *eventAttrib) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxMarkEx))
       lttng_ust_tracepoint(lttng_ust_nvtx, nvtxMarkEx, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_nvtx, call, tracer_record);
+      tracer_batch_call(nvtx_batch, nvtx_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   nvtx_depth--;
 }
@@ -137,7 +140,8 @@ void nvtxMarkA(const char *message) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxMarkA))
       lttng_ust_tracepoint(lttng_ust_nvtx, nvtxMarkA, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_nvtx, call, tracer_record);
+      tracer_batch_call(nvtx_batch, nvtx_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   nvtx_depth--;
 }
@@ -169,7 +173,8 @@ void nvtxMarkW(const wchar_t *message) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxMarkW))
       lttng_ust_tracepoint(lttng_ust_nvtx, nvtxMarkW, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_nvtx, call, tracer_record);
+      tracer_batch_call(nvtx_batch, nvtx_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   nvtx_depth--;
 }
@@ -205,7 +210,8 @@ nvtxRangeId_t nvtxDomainRangeStartEx(nvtxDomainHandle_t domain,
     else if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxDomainRangeStartEx))
       lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainRangeStartEx, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_nvtx, call, tracer_record);
+      tracer_batch_call(nvtx_batch, nvtx_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   nvtx_depth--;
   return tracer_args.tracer_result;
@@ -239,7 +245,8 @@ nvtxRangeId_t nvtxRangeStartEx(const nvtxEventAttributes_t *eventAttrib) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxRangeStartEx))
       lttng_ust_tracepoint(lttng_ust_nvtx, nvtxRangeStartEx, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_nvtx, call, tracer_record);
+      tracer_batch_call(nvtx_batch, nvtx_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   nvtx_depth--;
   return tracer_args.tracer_result;
@@ -273,7 +280,8 @@ nvtxRangeId_t nvtxRangeStartA(const char *message) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxRangeStartA))
       lttng_ust_tracepoint(lttng_ust_nvtx, nvtxRangeStartA, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_nvtx, call, tracer_record);
+      tracer_batch_call(nvtx_batch, nvtx_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   nvtx_depth--;
   return tracer_args.tracer_result;
@@ -307,7 +315,8 @@ nvtxRangeId_t nvtxRangeStartW(const wchar_t *message) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxRangeStartW))
       lttng_ust_tracepoint(lttng_ust_nvtx, nvtxRangeStartW, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_nvtx, call, tracer_record);
+      tracer_batch_call(nvtx_batch, nvtx_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   nvtx_depth--;
   return tracer_args.tracer_result;
@@ -342,7 +351,8 @@ void nvtxDomainRangeEnd(nvtxDomainHandle_t domain, nvtxRangeId_t id) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxDomainRangeEnd))
       lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainRangeEnd, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_nvtx, call, tracer_record);
+      tracer_batch_call(nvtx_batch, nvtx_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   nvtx_depth--;
 }
@@ -374,7 +384,8 @@ void nvtxRangeEnd(nvtxRangeId_t id) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxRangeEnd))
       lttng_ust_tracepoint(lttng_ust_nvtx, nvtxRangeEnd, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_nvtx, call, tracer_record);
+      tracer_batch_call(nvtx_batch, nvtx_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   nvtx_depth--;
 }
@@ -409,7 +420,8 @@ int nvtxDomainRangePushEx(nvtxDomainHandle_t domain, const nvtxEventAttributes_t
     else if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxDomainRangePushEx))
       lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainRangePushEx, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_nvtx, call, tracer_record);
+      tracer_batch_call(nvtx_batch, nvtx_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   nvtx_depth--;
   return tracer_args.tracer_result;
@@ -443,7 +455,8 @@ int nvtxRangePushEx(const nvtxEventAttributes_t *eventAttrib) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxRangePushEx))
       lttng_ust_tracepoint(lttng_ust_nvtx, nvtxRangePushEx, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_nvtx, call, tracer_record);
+      tracer_batch_call(nvtx_batch, nvtx_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   nvtx_depth--;
   return tracer_args.tracer_result;
@@ -477,7 +490,8 @@ int nvtxRangePushA(const char *message) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxRangePushA))
       lttng_ust_tracepoint(lttng_ust_nvtx, nvtxRangePushA, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_nvtx, call, tracer_record);
+      tracer_batch_call(nvtx_batch, nvtx_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   nvtx_depth--;
   return tracer_args.tracer_result;
@@ -511,7 +525,8 @@ int nvtxRangePushW(const wchar_t *message) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxRangePushW))
       lttng_ust_tracepoint(lttng_ust_nvtx, nvtxRangePushW, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_nvtx, call, tracer_record);
+      tracer_batch_call(nvtx_batch, nvtx_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   nvtx_depth--;
   return tracer_args.tracer_result;
@@ -545,7 +560,8 @@ int nvtxDomainRangePop(nvtxDomainHandle_t domain) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxDomainRangePop))
       lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainRangePop, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_nvtx, call, tracer_record);
+      tracer_batch_call(nvtx_batch, nvtx_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   nvtx_depth--;
   return tracer_args.tracer_result;
@@ -577,7 +593,8 @@ int nvtxRangePop(void) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxRangePop))
       lttng_ust_tracepoint(lttng_ust_nvtx, nvtxRangePop, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_nvtx, call, tracer_record);
+      tracer_batch_call(nvtx_batch, nvtx_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   nvtx_depth--;
   return tracer_args.tracer_result;
@@ -613,7 +630,8 @@ nvtxResourceHandle_t nvtxDomainResourceCreate(nvtxDomainHandle_t domain,
     else if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxDomainResourceCreate))
       lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainResourceCreate, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_nvtx, call, tracer_record);
+      tracer_batch_call(nvtx_batch, nvtx_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   nvtx_depth--;
   return tracer_args.tracer_result;
@@ -645,7 +663,8 @@ void nvtxDomainResourceDestroy(nvtxResourceHandle_t resource) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxDomainResourceDestroy))
       lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainResourceDestroy, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_nvtx, call, tracer_record);
+      tracer_batch_call(nvtx_batch, nvtx_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   nvtx_depth--;
 }
@@ -680,7 +699,8 @@ void nvtxDomainNameCategoryA(nvtxDomainHandle_t domain, uint32_t category, const
     else if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxDomainNameCategoryA))
       lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainNameCategoryA, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_nvtx, call, tracer_record);
+      tracer_batch_call(nvtx_batch, nvtx_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   nvtx_depth--;
 }
@@ -715,7 +735,8 @@ void nvtxDomainNameCategoryW(nvtxDomainHandle_t domain, uint32_t category, const
     else if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxDomainNameCategoryW))
       lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainNameCategoryW, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_nvtx, call, tracer_record);
+      tracer_batch_call(nvtx_batch, nvtx_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   nvtx_depth--;
 }
@@ -748,7 +769,8 @@ void nvtxNameCategoryA(uint32_t category, const char *name) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxNameCategoryA))
       lttng_ust_tracepoint(lttng_ust_nvtx, nvtxNameCategoryA, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_nvtx, call, tracer_record);
+      tracer_batch_call(nvtx_batch, nvtx_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   nvtx_depth--;
 }
@@ -781,7 +803,8 @@ void nvtxNameCategoryW(uint32_t category, const wchar_t *name) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxNameCategoryW))
       lttng_ust_tracepoint(lttng_ust_nvtx, nvtxNameCategoryW, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_nvtx, call, tracer_record);
+      tracer_batch_call(nvtx_batch, nvtx_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   nvtx_depth--;
 }
@@ -814,7 +837,8 @@ void nvtxNameOsThreadA(uint32_t threadId, const char *name) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxNameOsThreadA))
       lttng_ust_tracepoint(lttng_ust_nvtx, nvtxNameOsThreadA, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_nvtx, call, tracer_record);
+      tracer_batch_call(nvtx_batch, nvtx_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   nvtx_depth--;
 }
@@ -847,7 +871,8 @@ void nvtxNameOsThreadW(uint32_t threadId, const wchar_t *name) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxNameOsThreadW))
       lttng_ust_tracepoint(lttng_ust_nvtx, nvtxNameOsThreadW, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_nvtx, call, tracer_record);
+      tracer_batch_call(nvtx_batch, nvtx_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   nvtx_depth--;
 }
@@ -882,7 +907,8 @@ nvtxStringHandle_t nvtxDomainRegisterStringA(nvtxDomainHandle_t domain, const ch
     else if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxDomainRegisterStringA))
       lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainRegisterStringA, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_nvtx, call, tracer_record);
+      tracer_batch_call(nvtx_batch, nvtx_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   nvtx_depth--;
   return tracer_args.tracer_result;
@@ -918,7 +944,8 @@ nvtxStringHandle_t nvtxDomainRegisterStringW(nvtxDomainHandle_t domain, const wc
     else if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxDomainRegisterStringW))
       lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainRegisterStringW, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_nvtx, call, tracer_record);
+      tracer_batch_call(nvtx_batch, nvtx_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   nvtx_depth--;
   return tracer_args.tracer_result;
@@ -952,7 +979,8 @@ nvtxDomainHandle_t nvtxDomainCreateA(const char *name) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxDomainCreateA))
       lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainCreateA, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_nvtx, call, tracer_record);
+      tracer_batch_call(nvtx_batch, nvtx_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   nvtx_depth--;
   return tracer_args.tracer_result;
@@ -986,7 +1014,8 @@ nvtxDomainHandle_t nvtxDomainCreateW(const wchar_t *name) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxDomainCreateW))
       lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainCreateW, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_nvtx, call, tracer_record);
+      tracer_batch_call(nvtx_batch, nvtx_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   nvtx_depth--;
   return tracer_args.tracer_result;
@@ -1018,7 +1047,8 @@ void nvtxDomainDestroy(nvtxDomainHandle_t domain) {
     else if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxDomainDestroy))
       lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainDestroy, tracer_record);
     else
-      lttng_ust_tracepoint(lttng_ust_nvtx, call, tracer_record);
+      tracer_batch_call(nvtx_batch, nvtx_write_calls, tracer_record[0],
+                        tracer_record[1], tracer_record[3]);
   }
   nvtx_depth--;
 }

@@ -58,7 +58,8 @@ static void omp_on_ompt_callback_device_initialize(int device_num, const char *t
       else if (lttng_ust_tracepoint_enabled(lttng_ust_omp, ompt_callback_device_initialize))
         lttng_ust_tracepoint(lttng_ust_omp, ompt_callback_device_initialize, tracer_record);
       else
-        lttng_ust_tracepoint(lttng_ust_omp, call, tracer_record);
+        tracer_batch_call(omp_batch, omp_write_calls, tracer_record[0],
+                          tracer_record[1], tracer_record[3]);
     }
     omp_depth--;
   }
@@ -88,7 +89,8 @@ static void omp_on_ompt_callback_device_finalize(int device_num) {
       else if (lttng_ust_tracepoint_enabled(lttng_ust_omp, ompt_callback_device_finalize))
         lttng_ust_tracepoint(lttng_ust_omp, ompt_callback_device_finalize, tracer_record);
       else
-        lttng_ust_tracepoint(lttng_ust_omp, call, tracer_record);
+        tracer_batch_call(omp_batch, omp_write_calls, tracer_record[0],
+                          tracer_record[1], tracer_record[3]);
     }
     omp_depth--;
   }
@@ -135,7 +137,8 @@ static void omp_on_ompt_callback_device_load(int device_num, const char *filenam
       else if (lttng_ust_tracepoint_enabled(lttng_ust_omp, ompt_callback_device_load))
         lttng_ust_tracepoint(lttng_ust_omp, ompt_callback_device_load, tracer_record);
       else
-        lttng_ust_tracepoint(lttng_ust_omp, call, tracer_record);
+        tracer_batch_call(omp_batch, omp_write_calls, tracer_record[0],
+                          tracer_record[1], tracer_record[3]);
     }
     omp_depth--;
   }
@@ -168,7 +171,8 @@ static void omp_on_ompt_callback_device_unload(int device_num, uint64_t module_i
       else if (lttng_ust_tracepoint_enabled(lttng_ust_omp, ompt_callback_device_unload))
         lttng_ust_tracepoint(lttng_ust_omp, ompt_callback_device_unload, tracer_record);
       else
-        lttng_ust_tracepoint(lttng_ust_omp, call, tracer_record);
+        tracer_batch_call(omp_batch, omp_write_calls, tracer_record[0],
+                          tracer_record[1], tracer_record[3]);
     }
     omp_depth--;
   }
@@ -230,7 +234,8 @@ static void omp_on_ompt_callback_target_data_op_emi(ompt_scope_endpoint_t endpoi
       else if (lttng_ust_tracepoint_enabled(lttng_ust_omp, ompt_callback_target_data_op_emi))
         lttng_ust_tracepoint(lttng_ust_omp, ompt_callback_target_data_op_emi, tracer_record);
       else
-        lttng_ust_tracepoint(lttng_ust_omp, call, tracer_record);
+        tracer_batch_call(omp_batch, omp_write_calls, tracer_record[0],
+                          tracer_record[1], tracer_record[3]);
     }
     omp_depth--;
   }
@@ -281,7 +286,8 @@ static void omp_on_ompt_callback_target_emi(ompt_target_t kind, ompt_scope_endpo
       else if (lttng_ust_tracepoint_enabled(lttng_ust_omp, ompt_callback_target_emi))
         lttng_ust_tracepoint(lttng_ust_omp, ompt_callback_target_emi, tracer_record);
       else
-        lttng_ust_tracepoint(lttng_ust_omp, call, tracer_record);
+        tracer_batch_call(omp_batch, omp_write_calls, tracer_record[0],
+                          tracer_record[1], tracer_record[3]);
     }
     omp_depth--;
   }
@@ -325,7 +331,8 @@ static void omp_on_ompt_callback_target_submit_emi(ompt_scope_endpoint_t endpoin
       else if (lttng_ust_tracepoint_enabled(lttng_ust_omp, ompt_callback_target_submit_emi))
         lttng_ust_tracepoint(lttng_ust_omp, ompt_callback_target_submit_emi, tracer_record);
       else
-        lttng_ust_tracepoint(lttng_ust_omp, call, tracer_record);
+        tracer_batch_call(omp_batch, omp_write_calls, tracer_record[0],
+                          tracer_record[1], tracer_record[3]);
     }
     omp_depth--;
   }

@@ -2497,4 +2497,9 @@ struct opencl_clGetImageRequirementsInfoEXT_args {
 void opencl_command_begin(struct tracer_command *command);
 void opencl_command_end(struct tracer_command *command, int64_t status);
 
+/* Minimal mode: writes one batch of calls as lttng_ust_opencl:call, and the backend's index
+ * among the batching ones, -1 until registered (opencl_tracepoints.c). */
+void opencl_write_calls(const uint64_t *slots, unsigned count);
+extern int opencl_batch;
+
 #endif

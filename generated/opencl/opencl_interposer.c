@@ -430,19 +430,18 @@ static cl_int opencl_traced_clGetPlatformIDs(opencl_clGetPlatformIDs_fn *tracer_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformIDs) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformIDs__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 0);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(num_entries, platforms, num_platforms);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(0, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(0, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -473,7 +472,8 @@ static cl_int opencl_traced_clGetPlatformIDs(opencl_clGetPlatformIDs_fn *tracer_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformIDs))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetPlatformIDs, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -513,20 +513,19 @@ static cl_int opencl_traced_clGetPlatformInfo(opencl_clGetPlatformInfo_fn *trace
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformInfo) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformInfo__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 1);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(platform, param_name, param_value_size, param_value,
                                 param_value_size_ret);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(1, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(1, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -562,7 +561,8 @@ static cl_int opencl_traced_clGetPlatformInfo(opencl_clGetPlatformInfo_fn *trace
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformInfo))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetPlatformInfo, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -604,19 +604,18 @@ static cl_int opencl_traced_clGetDeviceIDs(opencl_clGetDeviceIDs_fn *tracer_real
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceIDs) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceIDs__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 2);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(platform, device_type, num_entries, devices, num_devices);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(2, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(2, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -652,7 +651,8 @@ static cl_int opencl_traced_clGetDeviceIDs(opencl_clGetDeviceIDs_fn *tracer_real
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceIDs))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetDeviceIDs, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -693,20 +693,19 @@ static cl_int opencl_traced_clGetDeviceInfo(opencl_clGetDeviceInfo_fn *tracer_re
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceInfo) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceInfo__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 3);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(device, param_name, param_value_size, param_value,
                                 param_value_size_ret);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(3, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(3, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -742,7 +741,8 @@ static cl_int opencl_traced_clGetDeviceInfo(opencl_clGetDeviceInfo_fn *tracer_re
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceInfo))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetDeviceInfo, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -784,19 +784,18 @@ static cl_int opencl_traced_clCreateSubDevices(opencl_clCreateSubDevices_fn *tra
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevices) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevices__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 4);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(in_device, properties, num_devices, out_devices, num_devices_ret);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(4, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(4, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -833,7 +832,8 @@ static cl_int opencl_traced_clCreateSubDevices(opencl_clCreateSubDevices_fn *tra
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevices))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateSubDevices, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -872,19 +872,18 @@ static cl_int opencl_traced_clRetainDevice(opencl_clRetainDevice_fn *tracer_real
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDevice) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDevice__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 5);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(device);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(5, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(5, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -909,7 +908,8 @@ static cl_int opencl_traced_clRetainDevice(opencl_clRetainDevice_fn *tracer_real
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDevice))
     lttng_ust_tracepoint(lttng_ust_opencl, clRetainDevice, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -946,19 +946,18 @@ static cl_int opencl_traced_clReleaseDevice(opencl_clReleaseDevice_fn *tracer_re
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDevice) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDevice__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 6);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(device);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(6, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(6, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -983,7 +982,8 @@ static cl_int opencl_traced_clReleaseDevice(opencl_clReleaseDevice_fn *tracer_re
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDevice))
     lttng_ust_tracepoint(lttng_ust_opencl, clReleaseDevice, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -1022,19 +1022,18 @@ static cl_int opencl_traced_clSetDefaultDeviceCommandQueue(opencl_clSetDefaultDe
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetDefaultDeviceCommandQueue) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetDefaultDeviceCommandQueue__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 7);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(context, device, command_queue);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(7, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(7, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -1064,7 +1063,8 @@ static cl_int opencl_traced_clSetDefaultDeviceCommandQueue(opencl_clSetDefaultDe
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetDefaultDeviceCommandQueue))
     lttng_ust_tracepoint(lttng_ust_opencl, clSetDefaultDeviceCommandQueue, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -1105,19 +1105,18 @@ static cl_int opencl_traced_clGetDeviceAndHostTimer(opencl_clGetDeviceAndHostTim
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceAndHostTimer) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceAndHostTimer__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 8);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(device, device_timestamp, host_timestamp);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(8, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(8, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -1149,7 +1148,8 @@ static cl_int opencl_traced_clGetDeviceAndHostTimer(opencl_clGetDeviceAndHostTim
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceAndHostTimer))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetDeviceAndHostTimer, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -1189,19 +1189,18 @@ static cl_int opencl_traced_clGetHostTimer(opencl_clGetHostTimer_fn *tracer_real
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetHostTimer) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetHostTimer__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 9);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(device, host_timestamp);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(9, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(9, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -1229,7 +1228,8 @@ static cl_int opencl_traced_clGetHostTimer(opencl_clGetHostTimer_fn *tracer_real
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetHostTimer))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetHostTimer, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -1307,7 +1307,8 @@ static cl_context opencl_traced_clCreateContext(opencl_clCreateContext_fn *trace
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateContext))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateContext, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -1386,7 +1387,8 @@ static cl_context opencl_traced_clCreateContextFromType(opencl_clCreateContextFr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateContextFromType))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateContextFromType, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -1427,19 +1429,18 @@ static cl_int opencl_traced_clRetainContext(opencl_clRetainContext_fn *tracer_re
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainContext) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainContext__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 12);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(context);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(12, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(12, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -1464,7 +1465,8 @@ static cl_int opencl_traced_clRetainContext(opencl_clRetainContext_fn *tracer_re
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainContext))
     lttng_ust_tracepoint(lttng_ust_opencl, clRetainContext, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -1501,19 +1503,18 @@ static cl_int opencl_traced_clReleaseContext(opencl_clReleaseContext_fn *tracer_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseContext) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseContext__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 13);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(context);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(13, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(13, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -1538,7 +1539,8 @@ static cl_int opencl_traced_clReleaseContext(opencl_clReleaseContext_fn *tracer_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseContext))
     lttng_ust_tracepoint(lttng_ust_opencl, clReleaseContext, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -1577,20 +1579,19 @@ static cl_int opencl_traced_clGetContextInfo(opencl_clGetContextInfo_fn *tracer_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetContextInfo) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetContextInfo__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 14);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(context, param_name, param_value_size, param_value,
                                 param_value_size_ret);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(14, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(14, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -1626,7 +1627,8 @@ static cl_int opencl_traced_clGetContextInfo(opencl_clGetContextInfo_fn *tracer_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetContextInfo))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetContextInfo, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -1669,19 +1671,18 @@ static cl_int opencl_traced_clSetContextDestructorCallback(opencl_clSetContextDe
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetContextDestructorCallback) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetContextDestructorCallback__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 15);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(context, pfn_notify, user_data);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(15, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(15, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -1711,7 +1712,8 @@ static cl_int opencl_traced_clSetContextDestructorCallback(opencl_clSetContextDe
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetContextDestructorCallback))
     lttng_ust_tracepoint(lttng_ust_opencl, clSetContextDestructorCallback, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -1786,7 +1788,8 @@ static cl_command_queue opencl_traced_clCreateCommandQueueWithProperties(opencl_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueueWithProperties))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateCommandQueueWithProperties, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -1827,19 +1830,18 @@ static cl_int opencl_traced_clRetainCommandQueue(opencl_clRetainCommandQueue_fn 
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandQueue) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandQueue__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 17);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(command_queue);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(17, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(17, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -1864,7 +1866,8 @@ static cl_int opencl_traced_clRetainCommandQueue(opencl_clRetainCommandQueue_fn 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandQueue))
     lttng_ust_tracepoint(lttng_ust_opencl, clRetainCommandQueue, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -1902,19 +1905,18 @@ static cl_int opencl_traced_clReleaseCommandQueue(opencl_clReleaseCommandQueue_f
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandQueue) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandQueue__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 18);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(command_queue);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(18, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(18, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -1939,7 +1941,8 @@ static cl_int opencl_traced_clReleaseCommandQueue(opencl_clReleaseCommandQueue_f
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandQueue))
     lttng_ust_tracepoint(lttng_ust_opencl, clReleaseCommandQueue, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -1982,20 +1985,19 @@ static cl_int opencl_traced_clGetCommandQueueInfo(opencl_clGetCommandQueueInfo_f
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandQueueInfo) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandQueueInfo__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 19);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(command_queue, param_name, param_value_size, param_value,
                                 param_value_size_ret);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(19, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(19, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -2031,7 +2033,8 @@ static cl_int opencl_traced_clGetCommandQueueInfo(opencl_clGetCommandQueueInfo_f
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandQueueInfo))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetCommandQueueInfo, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -2108,7 +2111,8 @@ static cl_mem opencl_traced_clCreateBuffer(opencl_clCreateBuffer_fn *tracer_real
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBuffer))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateBuffer, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -2184,7 +2188,8 @@ static cl_mem opencl_traced_clCreateSubBuffer(opencl_clCreateSubBuffer_fn *trace
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubBuffer))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateSubBuffer, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -2263,7 +2268,8 @@ static cl_mem opencl_traced_clCreateImage(opencl_clCreateImage_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateImage, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -2342,7 +2348,8 @@ static cl_mem opencl_traced_clCreatePipe(opencl_clCreatePipe_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreatePipe))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreatePipe, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -2422,7 +2429,8 @@ static cl_mem opencl_traced_clCreateBufferWithProperties(opencl_clCreateBufferWi
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBufferWithProperties))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateBufferWithProperties, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -2508,7 +2516,8 @@ static cl_mem opencl_traced_clCreateImageWithProperties(opencl_clCreateImageWith
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImageWithProperties))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateImageWithProperties, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -2550,19 +2559,18 @@ static cl_int opencl_traced_clRetainMemObject(opencl_clRetainMemObject_fn *trace
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainMemObject) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainMemObject__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 26);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(memobj);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(26, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(26, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -2587,7 +2595,8 @@ static cl_int opencl_traced_clRetainMemObject(opencl_clRetainMemObject_fn *trace
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainMemObject))
     lttng_ust_tracepoint(lttng_ust_opencl, clRetainMemObject, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -2624,19 +2633,18 @@ static cl_int opencl_traced_clReleaseMemObject(opencl_clReleaseMemObject_fn *tra
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseMemObject) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseMemObject__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 27);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(memobj);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(27, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(27, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -2661,7 +2669,8 @@ static cl_int opencl_traced_clReleaseMemObject(opencl_clReleaseMemObject_fn *tra
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseMemObject))
     lttng_ust_tracepoint(lttng_ust_opencl, clReleaseMemObject, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -2703,20 +2712,19 @@ static cl_int opencl_traced_clGetSupportedImageFormats(opencl_clGetSupportedImag
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSupportedImageFormats) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSupportedImageFormats__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 28);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(context, flags, image_type, num_entries, image_formats,
                                 num_image_formats);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(28, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(28, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -2754,7 +2762,8 @@ static cl_int opencl_traced_clGetSupportedImageFormats(opencl_clGetSupportedImag
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSupportedImageFormats))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetSupportedImageFormats, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -2797,20 +2806,19 @@ static cl_int opencl_traced_clGetMemObjectInfo(opencl_clGetMemObjectInfo_fn *tra
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemObjectInfo) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemObjectInfo__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 29);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(memobj, param_name, param_value_size, param_value,
                                 param_value_size_ret);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(29, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(29, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -2846,7 +2854,8 @@ static cl_int opencl_traced_clGetMemObjectInfo(opencl_clGetMemObjectInfo_fn *tra
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemObjectInfo))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetMemObjectInfo, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -2888,20 +2897,19 @@ static cl_int opencl_traced_clGetImageInfo(opencl_clGetImageInfo_fn *tracer_real
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageInfo) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageInfo__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 30);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(image, param_name, param_value_size, param_value,
                                 param_value_size_ret);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(30, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(30, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -2937,7 +2945,8 @@ static cl_int opencl_traced_clGetImageInfo(opencl_clGetImageInfo_fn *tracer_real
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageInfo))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetImageInfo, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -2978,20 +2987,19 @@ static cl_int opencl_traced_clGetPipeInfo(opencl_clGetPipeInfo_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPipeInfo) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPipeInfo__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 31);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pipe, param_name, param_value_size, param_value,
                                 param_value_size_ret);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(31, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(31, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -3027,7 +3035,8 @@ static cl_int opencl_traced_clGetPipeInfo(opencl_clGetPipeInfo_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPipeInfo))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetPipeInfo, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -3069,19 +3078,18 @@ static cl_int opencl_traced_clSetMemObjectDestructorCallback(opencl_clSetMemObje
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorCallback) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorCallback__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 32);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(memobj, pfn_notify, user_data);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(32, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(32, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -3111,7 +3119,8 @@ static cl_int opencl_traced_clSetMemObjectDestructorCallback(opencl_clSetMemObje
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorCallback))
     lttng_ust_tracepoint(lttng_ust_opencl, clSetMemObjectDestructorCallback, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -3151,19 +3160,18 @@ static void *opencl_traced_clSVMAlloc(opencl_clSVMAlloc_fn *tracer_real, const v
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAlloc) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAlloc__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 33);
     void *tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(context, flags, size, alignment);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(33, tracer_depth, 0);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(33, tracer_depth, 0));
     opencl_depth--;
     return tracer_result;
   }
@@ -3196,7 +3204,8 @@ static void *opencl_traced_clSVMAlloc(opencl_clSVMAlloc_fn *tracer_real, const v
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAlloc))
     lttng_ust_tracepoint(lttng_ust_opencl, clSVMAlloc, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -3235,18 +3244,17 @@ static void opencl_traced_clSVMFree(opencl_clSVMFree_fn *tracer_real, const void
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFree) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFree__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 34);
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_real(context, svm_pointer);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(34, tracer_depth, 0);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(34, tracer_depth, 0));
     opencl_depth--;
     return;
   }
@@ -3273,7 +3281,8 @@ static void opencl_traced_clSVMFree(opencl_clSVMFree_fn *tracer_real, const void
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFree))
     lttng_ust_tracepoint(lttng_ust_opencl, clSVMFree, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
 }
 
@@ -3342,7 +3351,8 @@ static cl_sampler opencl_traced_clCreateSamplerWithProperties(opencl_clCreateSam
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSamplerWithProperties))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateSamplerWithProperties, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -3382,19 +3392,18 @@ static cl_int opencl_traced_clRetainSampler(opencl_clRetainSampler_fn *tracer_re
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSampler) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSampler__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 36);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(sampler);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(36, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(36, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -3419,7 +3428,8 @@ static cl_int opencl_traced_clRetainSampler(opencl_clRetainSampler_fn *tracer_re
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSampler))
     lttng_ust_tracepoint(lttng_ust_opencl, clRetainSampler, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -3456,19 +3466,18 @@ static cl_int opencl_traced_clReleaseSampler(opencl_clReleaseSampler_fn *tracer_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSampler) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSampler__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 37);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(sampler);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(37, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(37, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -3493,7 +3502,8 @@ static cl_int opencl_traced_clReleaseSampler(opencl_clReleaseSampler_fn *tracer_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSampler))
     lttng_ust_tracepoint(lttng_ust_opencl, clReleaseSampler, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -3532,20 +3542,19 @@ static cl_int opencl_traced_clGetSamplerInfo(opencl_clGetSamplerInfo_fn *tracer_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSamplerInfo) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSamplerInfo__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 38);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(sampler, param_name, param_value_size, param_value,
                                 param_value_size_ret);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(38, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(38, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -3581,7 +3590,8 @@ static cl_int opencl_traced_clGetSamplerInfo(opencl_clGetSamplerInfo_fn *tracer_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSamplerInfo))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetSamplerInfo, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -3659,7 +3669,8 @@ static cl_program opencl_traced_clCreateProgramWithSource(opencl_clCreateProgram
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithSource))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithSource, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -3744,7 +3755,8 @@ static cl_program opencl_traced_clCreateProgramWithBinary(opencl_clCreateProgram
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithBinary))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithBinary, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -3826,7 +3838,8 @@ static cl_program opencl_traced_clCreateProgramWithBuiltInKernels(opencl_clCreat
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithBuiltInKernels))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithBuiltInKernels, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -3900,7 +3913,8 @@ static cl_program opencl_traced_clCreateProgramWithIL(opencl_clCreateProgramWith
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithIL))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithIL, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -3939,19 +3953,18 @@ static cl_int opencl_traced_clRetainProgram(opencl_clRetainProgram_fn *tracer_re
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainProgram) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainProgram__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 43);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(program);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(43, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(43, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -3976,7 +3989,8 @@ static cl_int opencl_traced_clRetainProgram(opencl_clRetainProgram_fn *tracer_re
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainProgram))
     lttng_ust_tracepoint(lttng_ust_opencl, clRetainProgram, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -4013,19 +4027,18 @@ static cl_int opencl_traced_clReleaseProgram(opencl_clReleaseProgram_fn *tracer_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseProgram) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseProgram__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 44);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(program);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(44, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(44, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -4050,7 +4063,8 @@ static cl_int opencl_traced_clReleaseProgram(opencl_clReleaseProgram_fn *tracer_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseProgram))
     lttng_ust_tracepoint(lttng_ust_opencl, clReleaseProgram, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -4090,19 +4104,18 @@ static cl_int opencl_traced_clBuildProgram(opencl_clBuildProgram_fn *tracer_real
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clBuildProgram) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clBuildProgram__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 45);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(program, num_devices, device_list, options, pfn_notify, user_data);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(45, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(45, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -4139,7 +4152,8 @@ static cl_int opencl_traced_clBuildProgram(opencl_clBuildProgram_fn *tracer_real
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clBuildProgram))
     lttng_ust_tracepoint(lttng_ust_opencl, clBuildProgram, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -4185,20 +4199,19 @@ static cl_int opencl_traced_clCompileProgram(opencl_clCompileProgram_fn *tracer_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCompileProgram) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCompileProgram__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 46);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(program, num_devices, device_list, options, num_input_headers,
                                 input_headers, header_include_names, pfn_notify, user_data);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(46, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(46, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -4244,7 +4257,8 @@ static cl_int opencl_traced_clCompileProgram(opencl_clCompileProgram_fn *tracer_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCompileProgram))
     lttng_ust_tracepoint(lttng_ust_opencl, clCompileProgram, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -4337,7 +4351,8 @@ static cl_program opencl_traced_clLinkProgram(opencl_clLinkProgram_fn *tracer_re
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLinkProgram))
     lttng_ust_tracepoint(lttng_ust_opencl, clLinkProgram, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -4383,19 +4398,18 @@ static cl_int opencl_traced_clSetProgramReleaseCallback(opencl_clSetProgramRelea
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramReleaseCallback) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramReleaseCallback__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 48);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(program, pfn_notify, user_data);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(48, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(48, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -4425,7 +4439,8 @@ static cl_int opencl_traced_clSetProgramReleaseCallback(opencl_clSetProgramRelea
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramReleaseCallback))
     lttng_ust_tracepoint(lttng_ust_opencl, clSetProgramReleaseCallback, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -4467,19 +4482,18 @@ static cl_int opencl_traced_clSetProgramSpecializationConstant(opencl_clSetProgr
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramSpecializationConstant) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramSpecializationConstant__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 49);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(program, spec_id, spec_size, spec_value);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(49, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(49, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -4511,7 +4525,8 @@ static cl_int opencl_traced_clSetProgramSpecializationConstant(opencl_clSetProgr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramSpecializationConstant))
     lttng_ust_tracepoint(lttng_ust_opencl, clSetProgramSpecializationConstant, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -4551,19 +4566,18 @@ static cl_int opencl_traced_clUnloadPlatformCompiler(opencl_clUnloadPlatformComp
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadPlatformCompiler) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadPlatformCompiler__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 50);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(platform);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(50, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(50, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -4588,7 +4602,8 @@ static cl_int opencl_traced_clUnloadPlatformCompiler(opencl_clUnloadPlatformComp
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadPlatformCompiler))
     lttng_ust_tracepoint(lttng_ust_opencl, clUnloadPlatformCompiler, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -4627,20 +4642,19 @@ static cl_int opencl_traced_clGetProgramInfo(opencl_clGetProgramInfo_fn *tracer_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramInfo) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramInfo__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 51);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(program, param_name, param_value_size, param_value,
                                 param_value_size_ret);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(51, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(51, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -4676,7 +4690,8 @@ static cl_int opencl_traced_clGetProgramInfo(opencl_clGetProgramInfo_fn *tracer_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramInfo))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetProgramInfo, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -4721,20 +4736,19 @@ static cl_int opencl_traced_clGetProgramBuildInfo(opencl_clGetProgramBuildInfo_f
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramBuildInfo) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramBuildInfo__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 52);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(program, device, param_name, param_value_size, param_value,
                                 param_value_size_ret);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(52, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(52, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -4773,7 +4787,8 @@ static cl_int opencl_traced_clGetProgramBuildInfo(opencl_clGetProgramBuildInfo_f
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramBuildInfo))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetProgramBuildInfo, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -4845,7 +4860,8 @@ static cl_kernel opencl_traced_clCreateKernel(opencl_clCreateKernel_fn *tracer_r
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernel))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateKernel, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -4885,19 +4901,18 @@ static cl_int opencl_traced_clCreateKernelsInProgram(opencl_clCreateKernelsInPro
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernelsInProgram) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernelsInProgram__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 54);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(program, num_kernels, kernels, num_kernels_ret);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(54, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(54, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -4930,7 +4945,8 @@ static cl_int opencl_traced_clCreateKernelsInProgram(opencl_clCreateKernelsInPro
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernelsInProgram))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateKernelsInProgram, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -4996,7 +5012,8 @@ static cl_kernel opencl_traced_clCloneKernel(opencl_clCloneKernel_fn *tracer_rea
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCloneKernel))
     lttng_ust_tracepoint(lttng_ust_opencl, clCloneKernel, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -5034,19 +5051,18 @@ static cl_int opencl_traced_clRetainKernel(opencl_clRetainKernel_fn *tracer_real
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainKernel) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainKernel__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 56);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(kernel);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(56, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(56, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -5071,7 +5087,8 @@ static cl_int opencl_traced_clRetainKernel(opencl_clRetainKernel_fn *tracer_real
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainKernel))
     lttng_ust_tracepoint(lttng_ust_opencl, clRetainKernel, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -5108,19 +5125,18 @@ static cl_int opencl_traced_clReleaseKernel(opencl_clReleaseKernel_fn *tracer_re
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseKernel) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseKernel__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 57);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(kernel);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(57, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(57, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -5145,7 +5161,8 @@ static cl_int opencl_traced_clReleaseKernel(opencl_clReleaseKernel_fn *tracer_re
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseKernel))
     lttng_ust_tracepoint(lttng_ust_opencl, clReleaseKernel, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -5184,19 +5201,18 @@ static cl_int opencl_traced_clSetKernelArg(opencl_clSetKernelArg_fn *tracer_real
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArg) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArg__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 58);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(kernel, arg_index, arg_size, arg_value);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(58, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(58, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -5228,7 +5244,8 @@ static cl_int opencl_traced_clSetKernelArg(opencl_clSetKernelArg_fn *tracer_real
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArg))
     lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelArg, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -5267,19 +5284,18 @@ static cl_int opencl_traced_clSetKernelArgSVMPointer(opencl_clSetKernelArgSVMPoi
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointer) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointer__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 59);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(kernel, arg_index, arg_value);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(59, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(59, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -5309,7 +5325,8 @@ static cl_int opencl_traced_clSetKernelArgSVMPointer(opencl_clSetKernelArgSVMPoi
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointer))
     lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelArgSVMPointer, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -5349,19 +5366,18 @@ static cl_int opencl_traced_clSetKernelExecInfo(opencl_clSetKernelExecInfo_fn *t
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfo) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfo__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 60);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(kernel, param_name, param_value_size, param_value);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(60, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(60, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -5393,7 +5409,8 @@ static cl_int opencl_traced_clSetKernelExecInfo(opencl_clSetKernelExecInfo_fn *t
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfo))
     lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelExecInfo, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -5434,20 +5451,19 @@ static cl_int opencl_traced_clGetKernelInfo(opencl_clGetKernelInfo_fn *tracer_re
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelInfo) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelInfo__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 61);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(kernel, param_name, param_value_size, param_value,
                                 param_value_size_ret);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(61, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(61, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -5483,7 +5499,8 @@ static cl_int opencl_traced_clGetKernelInfo(opencl_clGetKernelInfo_fn *tracer_re
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelInfo))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelInfo, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -5526,20 +5543,19 @@ static cl_int opencl_traced_clGetKernelArgInfo(opencl_clGetKernelArgInfo_fn *tra
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelArgInfo) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelArgInfo__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 62);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(kernel, arg_indx, param_name, param_value_size, param_value,
                                 param_value_size_ret);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(62, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(62, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -5578,7 +5594,8 @@ static cl_int opencl_traced_clGetKernelArgInfo(opencl_clGetKernelArgInfo_fn *tra
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelArgInfo))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelArgInfo, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -5624,20 +5641,19 @@ static cl_int opencl_traced_clGetKernelWorkGroupInfo(opencl_clGetKernelWorkGroup
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelWorkGroupInfo) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelWorkGroupInfo__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 63);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(kernel, device, param_name, param_value_size, param_value,
                                 param_value_size_ret);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(63, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(63, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -5676,7 +5692,8 @@ static cl_int opencl_traced_clGetKernelWorkGroupInfo(opencl_clGetKernelWorkGroup
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelWorkGroupInfo))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelWorkGroupInfo, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -5725,20 +5742,19 @@ static cl_int opencl_traced_clGetKernelSubGroupInfo(opencl_clGetKernelSubGroupIn
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfo) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfo__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 64);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(kernel, device, param_name, input_value_size, input_value,
                                 param_value_size, param_value, param_value_size_ret);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(64, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(64, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -5782,7 +5798,8 @@ static cl_int opencl_traced_clGetKernelSubGroupInfo(opencl_clGetKernelSubGroupIn
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfo))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelSubGroupInfo, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -5826,19 +5843,18 @@ static cl_int opencl_traced_clWaitForEvents(opencl_clWaitForEvents_fn *tracer_re
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clWaitForEvents) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clWaitForEvents__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 65);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(num_events, event_list);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(65, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(65, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -5865,7 +5881,8 @@ static cl_int opencl_traced_clWaitForEvents(opencl_clWaitForEvents_fn *tracer_re
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clWaitForEvents))
     lttng_ust_tracepoint(lttng_ust_opencl, clWaitForEvents, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -5905,20 +5922,19 @@ static cl_int opencl_traced_clGetEventInfo(opencl_clGetEventInfo_fn *tracer_real
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventInfo) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventInfo__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 66);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(event, param_name, param_value_size, param_value,
                                 param_value_size_ret);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(66, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(66, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -5954,7 +5970,8 @@ static cl_int opencl_traced_clGetEventInfo(opencl_clGetEventInfo_fn *tracer_real
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventInfo))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetEventInfo, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -6020,7 +6037,8 @@ static cl_event opencl_traced_clCreateUserEvent(opencl_clCreateUserEvent_fn *tra
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateUserEvent))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateUserEvent, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -6058,19 +6076,18 @@ static cl_int opencl_traced_clRetainEvent(opencl_clRetainEvent_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainEvent) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainEvent__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 68);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(event);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(68, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(68, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -6095,7 +6112,8 @@ static cl_int opencl_traced_clRetainEvent(opencl_clRetainEvent_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainEvent))
     lttng_ust_tracepoint(lttng_ust_opencl, clRetainEvent, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -6132,19 +6150,18 @@ static cl_int opencl_traced_clReleaseEvent(opencl_clReleaseEvent_fn *tracer_real
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseEvent) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseEvent__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 69);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(event);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(69, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(69, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -6169,7 +6186,8 @@ static cl_int opencl_traced_clReleaseEvent(opencl_clReleaseEvent_fn *tracer_real
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseEvent))
     lttng_ust_tracepoint(lttng_ust_opencl, clReleaseEvent, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -6207,19 +6225,18 @@ static cl_int opencl_traced_clSetUserEventStatus(opencl_clSetUserEventStatus_fn 
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetUserEventStatus) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetUserEventStatus__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 70);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(event, execution_status);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(70, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(70, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -6246,7 +6263,8 @@ static cl_int opencl_traced_clSetUserEventStatus(opencl_clSetUserEventStatus_fn 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetUserEventStatus))
     lttng_ust_tracepoint(lttng_ust_opencl, clSetUserEventStatus, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -6287,19 +6305,18 @@ static cl_int opencl_traced_clSetEventCallback(opencl_clSetEventCallback_fn *tra
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetEventCallback) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetEventCallback__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 71);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(event, command_exec_callback_type, pfn_notify, user_data);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(71, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(71, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -6331,7 +6348,8 @@ static cl_int opencl_traced_clSetEventCallback(opencl_clSetEventCallback_fn *tra
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetEventCallback))
     lttng_ust_tracepoint(lttng_ust_opencl, clSetEventCallback, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -6373,20 +6391,19 @@ static cl_int opencl_traced_clGetEventProfilingInfo(opencl_clGetEventProfilingIn
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventProfilingInfo) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventProfilingInfo__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 72);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(event, param_name, param_value_size, param_value,
                                 param_value_size_ret);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(72, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(72, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -6422,7 +6439,8 @@ static cl_int opencl_traced_clGetEventProfilingInfo(opencl_clGetEventProfilingIn
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventProfilingInfo))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetEventProfilingInfo, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -6463,19 +6481,18 @@ static cl_int opencl_traced_clFlush(opencl_clFlush_fn *tracer_real, const void *
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFlush) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFlush__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 73);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(command_queue);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(73, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(73, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -6500,7 +6517,8 @@ static cl_int opencl_traced_clFlush(opencl_clFlush_fn *tracer_real, const void *
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFlush))
     lttng_ust_tracepoint(lttng_ust_opencl, clFlush, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -6537,19 +6555,18 @@ static cl_int opencl_traced_clFinish(opencl_clFinish_fn *tracer_real, const void
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinish) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinish__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 74);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(command_queue);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(74, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(74, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -6574,7 +6591,8 @@ static cl_int opencl_traced_clFinish(opencl_clFinish_fn *tracer_real, const void
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinish))
     lttng_ust_tracepoint(lttng_ust_opencl, clFinish, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -6667,7 +6685,8 @@ static cl_int opencl_traced_clEnqueueReadBuffer(opencl_clEnqueueReadBuffer_fn *t
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadBuffer))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReadBuffer, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -6785,7 +6804,8 @@ static cl_int opencl_traced_clEnqueueReadBufferRect(opencl_clEnqueueReadBufferRe
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadBufferRect))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReadBufferRect, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -6890,7 +6910,8 @@ static cl_int opencl_traced_clEnqueueWriteBuffer(opencl_clEnqueueWriteBuffer_fn 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteBuffer))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWriteBuffer, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -7010,7 +7031,8 @@ static cl_int opencl_traced_clEnqueueWriteBufferRect(opencl_clEnqueueWriteBuffer
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteBufferRect))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWriteBufferRect, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -7117,7 +7139,8 @@ static cl_int opencl_traced_clEnqueueFillBuffer(opencl_clEnqueueFillBuffer_fn *t
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillBuffer))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueFillBuffer, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -7217,7 +7240,8 @@ static cl_int opencl_traced_clEnqueueCopyBuffer(opencl_clEnqueueCopyBuffer_fn *t
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBuffer))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyBuffer, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -7332,7 +7356,8 @@ static cl_int opencl_traced_clEnqueueCopyBufferRect(opencl_clEnqueueCopyBufferRe
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferRect))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyBufferRect, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -7443,7 +7468,8 @@ static cl_int opencl_traced_clEnqueueReadImage(opencl_clEnqueueReadImage_fn *tra
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadImage))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReadImage, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -7550,7 +7576,8 @@ static cl_int opencl_traced_clEnqueueWriteImage(opencl_clEnqueueWriteImage_fn *t
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteImage))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWriteImage, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -7601,20 +7628,19 @@ static cl_int opencl_traced_clEnqueueFillImage(opencl_clEnqueueFillImage_fn *tra
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillImage) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillImage__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 84);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(command_queue, image, fill_color, origin, region,
                                 num_events_in_wait_list, event_wait_list, event);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(84, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(84, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -7657,7 +7683,8 @@ static cl_int opencl_traced_clEnqueueFillImage(opencl_clEnqueueFillImage_fn *tra
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillImage))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueFillImage, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -7757,7 +7784,8 @@ static cl_int opencl_traced_clEnqueueCopyImage(opencl_clEnqueueCopyImage_fn *tra
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImage))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyImage, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -7808,20 +7836,19 @@ static cl_int opencl_traced_clEnqueueCopyImageToBuffer(opencl_clEnqueueCopyImage
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImageToBuffer) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImageToBuffer__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 86);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(command_queue, src_image, dst_buffer, src_origin, region,
                                 dst_offset, num_events_in_wait_list, event_wait_list, event);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(86, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(86, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -7867,7 +7894,8 @@ static cl_int opencl_traced_clEnqueueCopyImageToBuffer(opencl_clEnqueueCopyImage
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImageToBuffer))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyImageToBuffer, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -7919,20 +7947,19 @@ static cl_int opencl_traced_clEnqueueCopyBufferToImage(opencl_clEnqueueCopyBuffe
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferToImage) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferToImage__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 87);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(command_queue, src_buffer, dst_image, src_offset, dst_origin,
                                 region, num_events_in_wait_list, event_wait_list, event);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(87, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(87, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -7978,7 +8005,8 @@ static cl_int opencl_traced_clEnqueueCopyBufferToImage(opencl_clEnqueueCopyBuffe
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferToImage))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyBufferToImage, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -8088,7 +8116,8 @@ static void *opencl_traced_clEnqueueMapBuffer(opencl_clEnqueueMapBuffer_fn *trac
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMapBuffer))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMapBuffer, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -8197,7 +8226,8 @@ static void *opencl_traced_clEnqueueMapImage(opencl_clEnqueueMapImage_fn *tracer
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMapImage))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMapImage, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -8294,7 +8324,8 @@ static cl_int opencl_traced_clEnqueueUnmapMemObject(opencl_clEnqueueUnmapMemObje
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueUnmapMemObject))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueUnmapMemObject, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -8344,20 +8375,19 @@ static cl_int opencl_traced_clEnqueueMigrateMemObjects(opencl_clEnqueueMigrateMe
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjects) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjects__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 91);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(command_queue, num_mem_objects, mem_objects, flags,
                                 num_events_in_wait_list, event_wait_list, event);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(91, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(91, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -8398,7 +8428,8 @@ static cl_int opencl_traced_clEnqueueMigrateMemObjects(opencl_clEnqueueMigrateMe
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjects))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMigrateMemObjects, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -8501,7 +8532,8 @@ static cl_int opencl_traced_clEnqueueNDRangeKernel(opencl_clEnqueueNDRangeKernel
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNDRangeKernel))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueNDRangeKernel, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -8552,20 +8584,19 @@ static cl_int opencl_traced_clEnqueueNativeKernel(opencl_clEnqueueNativeKernel_f
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNativeKernel) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNativeKernel__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 93);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(command_queue, user_func, args, cb_args, num_mem_objects, mem_list,
                                 args_mem_loc, num_events_in_wait_list, event_wait_list, event);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(93, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(93, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -8615,7 +8646,8 @@ static cl_int opencl_traced_clEnqueueNativeKernel(opencl_clEnqueueNativeKernel_f
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNativeKernel))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueNativeKernel, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -8663,19 +8695,18 @@ static cl_int opencl_traced_clEnqueueMarkerWithWaitList(opencl_clEnqueueMarkerWi
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarkerWithWaitList) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarkerWithWaitList__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 94);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(command_queue, num_events_in_wait_list, event_wait_list, event);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(94, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(94, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -8709,7 +8740,8 @@ static cl_int opencl_traced_clEnqueueMarkerWithWaitList(opencl_clEnqueueMarkerWi
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarkerWithWaitList))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMarkerWithWaitList, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -8753,19 +8785,18 @@ static cl_int opencl_traced_clEnqueueBarrierWithWaitList(opencl_clEnqueueBarrier
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrierWithWaitList) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrierWithWaitList__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 95);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(command_queue, num_events_in_wait_list, event_wait_list, event);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(95, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(95, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -8799,7 +8830,8 @@ static cl_int opencl_traced_clEnqueueBarrierWithWaitList(opencl_clEnqueueBarrier
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrierWithWaitList))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueBarrierWithWaitList, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -8845,20 +8877,19 @@ static cl_int opencl_traced_clEnqueueSVMFree(opencl_clEnqueueSVMFree_fn *tracer_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFree) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFree__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 96);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(command_queue, num_svm_pointers, svm_pointers, pfn_free_func,
                                 user_data, num_events_in_wait_list, event_wait_list, event);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(96, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(96, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -8902,7 +8933,8 @@ static cl_int opencl_traced_clEnqueueSVMFree(opencl_clEnqueueSVMFree_fn *tracer_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFree))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMFree, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -9000,7 +9032,8 @@ static cl_int opencl_traced_clEnqueueSVMMemcpy(opencl_clEnqueueSVMMemcpy_fn *tra
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpy))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMemcpy, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -9095,7 +9128,8 @@ static cl_int opencl_traced_clEnqueueSVMMemFill(opencl_clEnqueueSVMMemFill_fn *t
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFill))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMemFill, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -9142,20 +9176,19 @@ static cl_int opencl_traced_clEnqueueSVMMap(opencl_clEnqueueSVMMap_fn *tracer_re
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMap) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMap__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 99);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(command_queue, blocking_map, flags, svm_ptr, size,
                                 num_events_in_wait_list, event_wait_list, event);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(99, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(99, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -9198,7 +9231,8 @@ static cl_int opencl_traced_clEnqueueSVMMap(opencl_clEnqueueSVMMap_fn *tracer_re
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMap))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMap, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -9243,20 +9277,19 @@ static cl_int opencl_traced_clEnqueueSVMUnmap(opencl_clEnqueueSVMUnmap_fn *trace
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmap) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmap__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 100);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(command_queue, svm_ptr, num_events_in_wait_list, event_wait_list,
                                 event);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(100, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(100, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -9292,7 +9325,8 @@ static cl_int opencl_traced_clEnqueueSVMUnmap(opencl_clEnqueueSVMUnmap_fn *trace
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmap))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMUnmap, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -9339,20 +9373,19 @@ static cl_int opencl_traced_clEnqueueSVMMigrateMem(opencl_clEnqueueSVMMigrateMem
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMigrateMem) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMigrateMem__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 101);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(command_queue, num_svm_pointers, svm_pointers, sizes, flags,
                                 num_events_in_wait_list, event_wait_list, event);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(101, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(101, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -9396,7 +9429,8 @@ static cl_int opencl_traced_clEnqueueSVMMigrateMem(opencl_clEnqueueSVMMigrateMem
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMigrateMem))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMigrateMem, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -9442,19 +9476,18 @@ static void *opencl_traced_clGetExtensionFunctionAddressForPlatform(opencl_clGet
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 102);
     void *tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(platform, func_name);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(102, tracer_depth, 0);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(102, tracer_depth, 0));
     opencl_depth--;
     return tracer_result;
   }
@@ -9482,7 +9515,8 @@ static void *opencl_traced_clGetExtensionFunctionAddressForPlatform(opencl_clGet
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -9525,19 +9559,18 @@ static cl_int opencl_traced_clSetCommandQueueProperty(opencl_clSetCommandQueuePr
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetCommandQueueProperty) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetCommandQueueProperty__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 103);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(command_queue, properties, enable, old_properties);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(103, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(103, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -9570,7 +9603,8 @@ static cl_int opencl_traced_clSetCommandQueueProperty(opencl_clSetCommandQueuePr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetCommandQueueProperty))
     lttng_ust_tracepoint(lttng_ust_opencl, clSetCommandQueueProperty, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -9656,7 +9690,8 @@ static cl_mem opencl_traced_clCreateImage2D(opencl_clCreateImage2D_fn *tracer_re
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage2D))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateImage2D, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -9751,7 +9786,8 @@ static cl_mem opencl_traced_clCreateImage3D(opencl_clCreateImage3D_fn *tracer_re
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage3D))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateImage3D, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -9795,19 +9831,18 @@ static cl_int opencl_traced_clEnqueueMarker(opencl_clEnqueueMarker_fn *tracer_re
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarker) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarker__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 106);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(command_queue, event);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(106, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(106, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -9835,7 +9870,8 @@ static cl_int opencl_traced_clEnqueueMarker(opencl_clEnqueueMarker_fn *tracer_re
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarker))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMarker, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -9875,19 +9911,18 @@ static cl_int opencl_traced_clEnqueueWaitForEvents(opencl_clEnqueueWaitForEvents
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitForEvents) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitForEvents__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 107);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(command_queue, num_events, event_list);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(107, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(107, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -9917,7 +9952,8 @@ static cl_int opencl_traced_clEnqueueWaitForEvents(opencl_clEnqueueWaitForEvents
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitForEvents))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWaitForEvents, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -9957,19 +9993,18 @@ static cl_int opencl_traced_clEnqueueBarrier(opencl_clEnqueueBarrier_fn *tracer_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrier) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrier__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 108);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(command_queue);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(108, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(108, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -9994,7 +10029,8 @@ static cl_int opencl_traced_clEnqueueBarrier(opencl_clEnqueueBarrier_fn *tracer_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrier))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueBarrier, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -10031,19 +10067,18 @@ static cl_int opencl_traced_clUnloadCompiler(opencl_clUnloadCompiler_fn *tracer_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadCompiler) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadCompiler__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 109);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real();
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(109, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(109, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -10066,7 +10101,8 @@ static cl_int opencl_traced_clUnloadCompiler(opencl_clUnloadCompiler_fn *tracer_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadCompiler))
     lttng_ust_tracepoint(lttng_ust_opencl, clUnloadCompiler, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -10104,19 +10140,18 @@ static void *opencl_traced_clGetExtensionFunctionAddress(opencl_clGetExtensionFu
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddress) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddress__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 110);
     void *tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(func_name);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(110, tracer_depth, 0);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(110, tracer_depth, 0));
     opencl_depth--;
     return tracer_result;
   }
@@ -10142,7 +10177,8 @@ static void *opencl_traced_clGetExtensionFunctionAddress(opencl_clGetExtensionFu
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddress))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetExtensionFunctionAddress, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -10215,7 +10251,8 @@ static cl_command_queue opencl_traced_clCreateCommandQueue(opencl_clCreateComman
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueue))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateCommandQueue, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -10291,7 +10328,8 @@ static cl_sampler opencl_traced_clCreateSampler(opencl_clCreateSampler_fn *trace
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSampler))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateSampler, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -10375,7 +10413,8 @@ static cl_int opencl_traced_clEnqueueTask(opencl_clEnqueueTask_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueTask))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueTask, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -10450,7 +10489,8 @@ static cl_command_buffer_khr opencl_traced_clCreateCommandBufferKHR(opencl_clCre
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandBufferKHR))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateCommandBufferKHR, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -10491,19 +10531,18 @@ static cl_int opencl_traced_clFinalizeCommandBufferKHR(opencl_clFinalizeCommandB
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinalizeCommandBufferKHR) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinalizeCommandBufferKHR__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 115);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(command_buffer);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(115, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(115, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -10528,7 +10567,8 @@ static cl_int opencl_traced_clFinalizeCommandBufferKHR(opencl_clFinalizeCommandB
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinalizeCommandBufferKHR))
     lttng_ust_tracepoint(lttng_ust_opencl, clFinalizeCommandBufferKHR, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -10567,19 +10607,18 @@ static cl_int opencl_traced_clRetainCommandBufferKHR(opencl_clRetainCommandBuffe
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandBufferKHR) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandBufferKHR__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 116);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(command_buffer);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(116, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(116, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -10604,7 +10643,8 @@ static cl_int opencl_traced_clRetainCommandBufferKHR(opencl_clRetainCommandBuffe
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandBufferKHR))
     lttng_ust_tracepoint(lttng_ust_opencl, clRetainCommandBufferKHR, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -10643,19 +10683,18 @@ static cl_int opencl_traced_clReleaseCommandBufferKHR(opencl_clReleaseCommandBuf
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandBufferKHR) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandBufferKHR__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 117);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(command_buffer);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(117, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(117, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -10680,7 +10719,8 @@ static cl_int opencl_traced_clReleaseCommandBufferKHR(opencl_clReleaseCommandBuf
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandBufferKHR))
     lttng_ust_tracepoint(lttng_ust_opencl, clReleaseCommandBufferKHR, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -10724,20 +10764,19 @@ static cl_int opencl_traced_clEnqueueCommandBufferKHR(opencl_clEnqueueCommandBuf
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCommandBufferKHR) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCommandBufferKHR__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 118);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(num_queues, queues, command_buffer, num_events_in_wait_list,
                                 event_wait_list, event);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(118, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(118, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -10777,7 +10816,8 @@ static cl_int opencl_traced_clEnqueueCommandBufferKHR(opencl_clEnqueueCommandBuf
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCommandBufferKHR))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCommandBufferKHR, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -10827,20 +10867,19 @@ static cl_int opencl_traced_clCommandBarrierWithWaitListKHR(opencl_clCommandBarr
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandBarrierWithWaitListKHR) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandBarrierWithWaitListKHR__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 119);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(command_buffer, command_queue, num_sync_points_in_wait_list,
                                 sync_point_wait_list, sync_point, mutable_handle);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(119, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(119, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -10880,7 +10919,8 @@ static cl_int opencl_traced_clCommandBarrierWithWaitListKHR(opencl_clCommandBarr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandBarrierWithWaitListKHR))
     lttng_ust_tracepoint(lttng_ust_opencl, clCommandBarrierWithWaitListKHR, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -10938,21 +10978,20 @@ static cl_int opencl_traced_clCommandCopyBufferKHR(opencl_clCommandCopyBufferKHR
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferKHR) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferKHR__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 120);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(command_buffer, command_queue, src_buffer, dst_buffer, src_offset,
                                 dst_offset, size, num_sync_points_in_wait_list,
                                 sync_point_wait_list, sync_point, mutable_handle);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(120, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(120, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -11005,7 +11044,8 @@ static cl_int opencl_traced_clCommandCopyBufferKHR(opencl_clCommandCopyBufferKHR
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferKHR))
     lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyBufferKHR, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -11067,22 +11107,21 @@ static cl_int opencl_traced_clCommandCopyBufferRectKHR(opencl_clCommandCopyBuffe
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferRectKHR) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferRectKHR__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 121);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(command_buffer, command_queue, src_buffer, dst_buffer, src_origin,
                                 dst_origin, region, src_row_pitch, src_slice_pitch, dst_row_pitch,
                                 dst_slice_pitch, num_sync_points_in_wait_list, sync_point_wait_list,
                                 sync_point, mutable_handle);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(121, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(121, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -11145,7 +11184,8 @@ static cl_int opencl_traced_clCommandCopyBufferRectKHR(opencl_clCommandCopyBuffe
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferRectKHR))
     lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyBufferRectKHR, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -11211,21 +11251,20 @@ static cl_int opencl_traced_clCommandCopyBufferToImageKHR(opencl_clCommandCopyBu
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferToImageKHR) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferToImageKHR__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 122);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(command_buffer, command_queue, src_buffer, dst_image, src_offset,
                                 dst_origin, region, num_sync_points_in_wait_list,
                                 sync_point_wait_list, sync_point, mutable_handle);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(122, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(122, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -11278,7 +11317,8 @@ static cl_int opencl_traced_clCommandCopyBufferToImageKHR(opencl_clCommandCopyBu
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferToImageKHR))
     lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyBufferToImageKHR, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -11338,21 +11378,20 @@ static cl_int opencl_traced_clCommandCopyImageKHR(opencl_clCommandCopyImageKHR_f
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageKHR) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageKHR__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 123);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(command_buffer, command_queue, src_image, dst_image, src_origin,
                                 dst_origin, region, num_sync_points_in_wait_list,
                                 sync_point_wait_list, sync_point, mutable_handle);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(123, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(123, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -11405,7 +11444,8 @@ static cl_int opencl_traced_clCommandCopyImageKHR(opencl_clCommandCopyImageKHR_f
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageKHR))
     lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyImageKHR, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -11464,21 +11504,20 @@ static cl_int opencl_traced_clCommandCopyImageToBufferKHR(opencl_clCommandCopyIm
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageToBufferKHR) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageToBufferKHR__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 124);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(command_buffer, command_queue, src_image, dst_buffer, src_origin,
                                 region, dst_offset, num_sync_points_in_wait_list,
                                 sync_point_wait_list, sync_point, mutable_handle);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(124, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(124, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -11531,7 +11570,8 @@ static cl_int opencl_traced_clCommandCopyImageToBufferKHR(opencl_clCommandCopyIm
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageToBufferKHR))
     lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyImageToBufferKHR, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -11592,21 +11632,20 @@ static cl_int opencl_traced_clCommandFillBufferKHR(opencl_clCommandFillBufferKHR
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillBufferKHR) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillBufferKHR__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 125);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(command_buffer, command_queue, buffer, pattern, pattern_size,
                                 offset, size, num_sync_points_in_wait_list, sync_point_wait_list,
                                 sync_point, mutable_handle);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(125, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(125, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -11659,7 +11698,8 @@ static cl_int opencl_traced_clCommandFillBufferKHR(opencl_clCommandFillBufferKHR
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillBufferKHR))
     lttng_ust_tracepoint(lttng_ust_opencl, clCommandFillBufferKHR, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -11716,21 +11756,20 @@ static cl_int opencl_traced_clCommandFillImageKHR(opencl_clCommandFillImageKHR_f
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillImageKHR) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillImageKHR__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 126);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(command_buffer, command_queue, image, fill_color, origin, region,
                                 num_sync_points_in_wait_list, sync_point_wait_list, sync_point,
                                 mutable_handle);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(126, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(126, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -11780,7 +11819,8 @@ static cl_int opencl_traced_clCommandFillImageKHR(opencl_clCommandFillImageKHR_f
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillImageKHR))
     lttng_ust_tracepoint(lttng_ust_opencl, clCommandFillImageKHR, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -11840,22 +11880,21 @@ static cl_int opencl_traced_clCommandNDRangeKernelKHR(opencl_clCommandNDRangeKer
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandNDRangeKernelKHR) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandNDRangeKernelKHR__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 127);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(command_buffer, command_queue, properties, kernel, work_dim,
                                 global_work_offset, global_work_size, local_work_size,
                                 num_sync_points_in_wait_list, sync_point_wait_list, sync_point,
                                 mutable_handle);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(127, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(127, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -11910,7 +11949,8 @@ static cl_int opencl_traced_clCommandNDRangeKernelKHR(opencl_clCommandNDRangeKer
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandNDRangeKernelKHR))
     lttng_ust_tracepoint(lttng_ust_opencl, clCommandNDRangeKernelKHR, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -11968,20 +12008,19 @@ static cl_int opencl_traced_clGetCommandBufferInfoKHR(opencl_clGetCommandBufferI
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandBufferInfoKHR) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandBufferInfoKHR__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 128);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(command_buffer, param_name, param_value_size, param_value,
                                 param_value_size_ret);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(128, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(128, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -12017,7 +12056,8 @@ static cl_int opencl_traced_clGetCommandBufferInfoKHR(opencl_clGetCommandBufferI
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandBufferInfoKHR))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetCommandBufferInfoKHR, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -12061,19 +12101,18 @@ static cl_int opencl_traced_clUpdateMutableCommandsKHR(opencl_clUpdateMutableCom
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUpdateMutableCommandsKHR) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUpdateMutableCommandsKHR__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 129);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(command_buffer, mutable_config);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(129, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(129, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -12100,7 +12139,8 @@ static cl_int opencl_traced_clUpdateMutableCommandsKHR(opencl_clUpdateMutableCom
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUpdateMutableCommandsKHR))
     lttng_ust_tracepoint(lttng_ust_opencl, clUpdateMutableCommandsKHR, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -12143,20 +12183,19 @@ static cl_int opencl_traced_clGetMutableCommandInfoKHR(opencl_clGetMutableComman
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMutableCommandInfoKHR) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMutableCommandInfoKHR__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 130);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(command, param_name, param_value_size, param_value,
                                 param_value_size_ret);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(130, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(130, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -12192,7 +12231,8 @@ static cl_int opencl_traced_clGetMutableCommandInfoKHR(opencl_clGetMutableComman
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMutableCommandInfoKHR))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetMutableCommandInfoKHR, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -12235,19 +12275,18 @@ static cl_int opencl_traced_clSetMemObjectDestructorAPPLE(opencl_clSetMemObjectD
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorAPPLE) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorAPPLE__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 131);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(memobj, pfn_notify, user_data);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(131, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(131, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -12277,7 +12316,8 @@ static cl_int opencl_traced_clSetMemObjectDestructorAPPLE(opencl_clSetMemObjectD
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorAPPLE))
     lttng_ust_tracepoint(lttng_ust_opencl, clSetMemObjectDestructorAPPLE, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -12320,18 +12360,17 @@ static void opencl_traced_clLogMessagesToSystemLogAPPLE(opencl_clLogMessagesToSy
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 132);
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_real(errstr, private_info, cb, user_data);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(132, tracer_depth, 0);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(132, tracer_depth, 0));
     opencl_depth--;
     return;
   }
@@ -12362,7 +12401,8 @@ static void opencl_traced_clLogMessagesToSystemLogAPPLE(opencl_clLogMessagesToSy
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE))
     lttng_ust_tracepoint(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
 }
 
@@ -12404,18 +12444,17 @@ static void opencl_traced_clLogMessagesToStdoutAPPLE(opencl_clLogMessagesToStdou
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStdoutAPPLE) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStdoutAPPLE__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 133);
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_real(errstr, private_info, cb, user_data);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(133, tracer_depth, 0);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(133, tracer_depth, 0));
     opencl_depth--;
     return;
   }
@@ -12446,7 +12485,8 @@ static void opencl_traced_clLogMessagesToStdoutAPPLE(opencl_clLogMessagesToStdou
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStdoutAPPLE))
     lttng_ust_tracepoint(lttng_ust_opencl, clLogMessagesToStdoutAPPLE, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
 }
 
@@ -12488,18 +12528,17 @@ static void opencl_traced_clLogMessagesToStderrAPPLE(opencl_clLogMessagesToStder
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStderrAPPLE) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStderrAPPLE__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 134);
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_real(errstr, private_info, cb, user_data);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(134, tracer_depth, 0);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(134, tracer_depth, 0));
     opencl_depth--;
     return;
   }
@@ -12530,7 +12569,8 @@ static void opencl_traced_clLogMessagesToStderrAPPLE(opencl_clLogMessagesToStder
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStderrAPPLE))
     lttng_ust_tracepoint(lttng_ust_opencl, clLogMessagesToStderrAPPLE, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
 }
 
@@ -12571,19 +12611,18 @@ static cl_int opencl_traced_clIcdGetPlatformIDsKHR(opencl_clIcdGetPlatformIDsKHR
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clIcdGetPlatformIDsKHR) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clIcdGetPlatformIDsKHR__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 135);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(num_entries, platforms, num_platforms);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(135, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(135, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -12615,7 +12654,8 @@ static cl_int opencl_traced_clIcdGetPlatformIDsKHR(opencl_clIcdGetPlatformIDsKHR
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clIcdGetPlatformIDsKHR))
     lttng_ust_tracepoint(lttng_ust_opencl, clIcdGetPlatformIDsKHR, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -12686,7 +12726,8 @@ static cl_program opencl_traced_clCreateProgramWithILKHR(opencl_clCreateProgramW
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithILKHR))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithILKHR, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -12725,19 +12766,18 @@ static cl_int opencl_traced_clTerminateContextKHR(opencl_clTerminateContextKHR_f
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clTerminateContextKHR) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clTerminateContextKHR__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 137);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(context);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(137, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(137, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -12762,7 +12802,8 @@ static cl_int opencl_traced_clTerminateContextKHR(opencl_clTerminateContextKHR_f
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clTerminateContextKHR))
     lttng_ust_tracepoint(lttng_ust_opencl, clTerminateContextKHR, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -12834,7 +12875,8 @@ static cl_command_queue opencl_traced_clCreateCommandQueueWithPropertiesKHR(open
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueueWithPropertiesKHR))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateCommandQueueWithPropertiesKHR, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -12875,19 +12917,18 @@ static cl_int opencl_traced_clReleaseDeviceEXT(opencl_clReleaseDeviceEXT_fn *tra
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDeviceEXT) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDeviceEXT__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 139);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(device);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(139, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(139, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -12912,7 +12953,8 @@ static cl_int opencl_traced_clReleaseDeviceEXT(opencl_clReleaseDeviceEXT_fn *tra
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDeviceEXT))
     lttng_ust_tracepoint(lttng_ust_opencl, clReleaseDeviceEXT, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -12949,19 +12991,18 @@ static cl_int opencl_traced_clRetainDeviceEXT(opencl_clRetainDeviceEXT_fn *trace
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDeviceEXT) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDeviceEXT__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 140);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(device);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(140, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(140, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -12986,7 +13027,8 @@ static cl_int opencl_traced_clRetainDeviceEXT(opencl_clRetainDeviceEXT_fn *trace
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDeviceEXT))
     lttng_ust_tracepoint(lttng_ust_opencl, clRetainDeviceEXT, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -13026,19 +13068,18 @@ static cl_int opencl_traced_clCreateSubDevicesEXT(opencl_clCreateSubDevicesEXT_f
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevicesEXT) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevicesEXT__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 141);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(in_device, properties, num_entries, out_devices, num_devices);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(141, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(141, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -13075,7 +13116,8 @@ static cl_int opencl_traced_clCreateSubDevicesEXT(opencl_clCreateSubDevicesEXT_f
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevicesEXT))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateSubDevicesEXT, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -13123,20 +13165,19 @@ static cl_int opencl_traced_clEnqueueMigrateMemObjectEXT(opencl_clEnqueueMigrate
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 142);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(command_queue, num_mem_objects, mem_objects, flags,
                                 num_events_in_wait_list, event_wait_list, event);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(142, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(142, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -13177,7 +13218,8 @@ static cl_int opencl_traced_clEnqueueMigrateMemObjectEXT(opencl_clEnqueueMigrate
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -13227,20 +13269,19 @@ static cl_int opencl_traced_clGetDeviceImageInfoQCOM(opencl_clGetDeviceImageInfo
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceImageInfoQCOM) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceImageInfoQCOM__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 143);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(device, image_width, image_height, image_format, param_name,
                                 param_value_size, param_value, param_value_size_ret);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(143, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(143, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -13284,7 +13325,8 @@ static cl_int opencl_traced_clGetDeviceImageInfoQCOM(opencl_clGetDeviceImageInfo
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceImageInfoQCOM))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetDeviceImageInfoQCOM, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -13335,20 +13377,19 @@ static cl_int opencl_traced_clEnqueueAcquireGrallocObjectsIMG(opencl_clEnqueueAc
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 144);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(command_queue, num_objects, mem_objects, num_events_in_wait_list,
                                 event_wait_list, event);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(144, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(144, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -13387,7 +13428,8 @@ static cl_int opencl_traced_clEnqueueAcquireGrallocObjectsIMG(opencl_clEnqueueAc
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -13437,20 +13479,19 @@ static cl_int opencl_traced_clEnqueueReleaseGrallocObjectsIMG(opencl_clEnqueueRe
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 145);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(command_queue, num_objects, mem_objects, num_events_in_wait_list,
                                 event_wait_list, event);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(145, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(145, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -13489,7 +13530,8 @@ static cl_int opencl_traced_clEnqueueReleaseGrallocObjectsIMG(opencl_clEnqueueRe
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -13541,21 +13583,20 @@ static cl_int opencl_traced_clEnqueueGenerateMipmapIMG(opencl_clEnqueueGenerateM
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueGenerateMipmapIMG) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueGenerateMipmapIMG__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 146);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(command_queue, src_image, dst_image, mipmap_filter_mode,
                                 array_region, mip_region, num_events_in_wait_list, event_wait_list,
                                 event);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(146, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(146, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -13601,7 +13642,8 @@ static cl_int opencl_traced_clEnqueueGenerateMipmapIMG(opencl_clEnqueueGenerateM
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueGenerateMipmapIMG))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueGenerateMipmapIMG, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -13653,20 +13695,19 @@ static cl_int opencl_traced_clGetKernelSubGroupInfoKHR(opencl_clGetKernelSubGrou
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfoKHR) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfoKHR__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 147);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(in_kernel, in_device, param_name, input_value_size, input_value,
                                 param_value_size, param_value, param_value_size_ret);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(147, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(147, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -13710,7 +13751,8 @@ static cl_int opencl_traced_clGetKernelSubGroupInfoKHR(opencl_clGetKernelSubGrou
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfoKHR))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelSubGroupInfoKHR, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -13760,20 +13802,19 @@ static cl_int opencl_traced_clGetKernelSuggestedLocalWorkSizeKHR(opencl_clGetKer
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 148);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(command_queue, kernel, work_dim, global_work_offset,
                                 global_work_size, suggested_local_work_size);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(148, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(148, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -13812,7 +13853,8 @@ static cl_int opencl_traced_clGetKernelSuggestedLocalWorkSizeKHR(opencl_clGetKer
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -13864,20 +13906,19 @@ static cl_int opencl_traced_clEnqueueAcquireExternalMemObjectsKHR(opencl_clEnque
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsKHR) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsKHR__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 149);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(command_queue, num_mem_objects, mem_objects,
                                 num_events_in_wait_list, event_wait_list, event);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(149, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(149, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -13916,7 +13957,8 @@ static cl_int opencl_traced_clEnqueueAcquireExternalMemObjectsKHR(opencl_clEnque
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsKHR))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsKHR, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -13968,20 +14010,19 @@ static cl_int opencl_traced_clEnqueueReleaseExternalMemObjectsKHR(opencl_clEnque
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsKHR) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsKHR__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 150);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(command_queue, num_mem_objects, mem_objects,
                                 num_events_in_wait_list, event_wait_list, event);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(150, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(150, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -14020,7 +14061,8 @@ static cl_int opencl_traced_clEnqueueReleaseExternalMemObjectsKHR(opencl_clEnque
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsKHR))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsKHR, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -14070,20 +14112,19 @@ static cl_int opencl_traced_clGetSemaphoreHandleForTypeKHR(opencl_clGetSemaphore
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 151);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(sema_object, device, handle_type, handle_size, handle_ptr,
                                 handle_size_ret);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(151, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(151, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -14121,7 +14162,8 @@ static cl_int opencl_traced_clGetSemaphoreHandleForTypeKHR(opencl_clGetSemaphore
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -14194,7 +14236,8 @@ static cl_semaphore_khr opencl_traced_clCreateSemaphoreWithPropertiesKHR(opencl_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSemaphoreWithPropertiesKHR))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateSemaphoreWithPropertiesKHR, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -14242,20 +14285,19 @@ static cl_int opencl_traced_clEnqueueWaitSemaphoresKHR(opencl_clEnqueueWaitSemap
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 153);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(command_queue, num_sema_objects, sema_objects, sema_payload_list,
                                 num_events_in_wait_list, event_wait_list, event);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(153, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(153, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -14296,7 +14338,8 @@ static cl_int opencl_traced_clEnqueueWaitSemaphoresKHR(opencl_clEnqueueWaitSemap
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -14349,20 +14392,19 @@ static cl_int opencl_traced_clEnqueueSignalSemaphoresKHR(opencl_clEnqueueSignalS
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 154);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(command_queue, num_sema_objects, sema_objects, sema_payload_list,
                                 num_events_in_wait_list, event_wait_list, event);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(154, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(154, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -14403,7 +14445,8 @@ static cl_int opencl_traced_clEnqueueSignalSemaphoresKHR(opencl_clEnqueueSignalS
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -14452,20 +14495,19 @@ static cl_int opencl_traced_clGetSemaphoreInfoKHR(opencl_clGetSemaphoreInfoKHR_f
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreInfoKHR) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreInfoKHR__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 155);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(sema_object, param_name, param_value_size, param_value,
                                 param_value_size_ret);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(155, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(155, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -14501,7 +14543,8 @@ static cl_int opencl_traced_clGetSemaphoreInfoKHR(opencl_clGetSemaphoreInfoKHR_f
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreInfoKHR))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetSemaphoreInfoKHR, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -14543,19 +14586,18 @@ static cl_int opencl_traced_clReleaseSemaphoreKHR(opencl_clReleaseSemaphoreKHR_f
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSemaphoreKHR) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSemaphoreKHR__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 156);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(sema_object);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(156, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(156, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -14580,7 +14622,8 @@ static cl_int opencl_traced_clReleaseSemaphoreKHR(opencl_clReleaseSemaphoreKHR_f
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSemaphoreKHR))
     lttng_ust_tracepoint(lttng_ust_opencl, clReleaseSemaphoreKHR, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -14618,19 +14661,18 @@ static cl_int opencl_traced_clRetainSemaphoreKHR(opencl_clRetainSemaphoreKHR_fn 
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSemaphoreKHR) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSemaphoreKHR__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 157);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(sema_object);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(157, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(157, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -14655,7 +14697,8 @@ static cl_int opencl_traced_clRetainSemaphoreKHR(opencl_clRetainSemaphoreKHR_fn 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSemaphoreKHR))
     lttng_ust_tracepoint(lttng_ust_opencl, clRetainSemaphoreKHR, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -14731,7 +14774,8 @@ static cl_mem opencl_traced_clImportMemoryARM(opencl_clImportMemoryARM_fn *trace
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clImportMemoryARM))
     lttng_ust_tracepoint(lttng_ust_opencl, clImportMemoryARM, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -14772,19 +14816,18 @@ static void *opencl_traced_clSVMAllocARM(opencl_clSVMAllocARM_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAllocARM) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAllocARM__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 159);
     void *tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(context, flags, size, alignment);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(159, tracer_depth, 0);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(159, tracer_depth, 0));
     opencl_depth--;
     return tracer_result;
   }
@@ -14817,7 +14860,8 @@ static void *opencl_traced_clSVMAllocARM(opencl_clSVMAllocARM_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAllocARM))
     lttng_ust_tracepoint(lttng_ust_opencl, clSVMAllocARM, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -14857,18 +14901,17 @@ static void opencl_traced_clSVMFreeARM(opencl_clSVMFreeARM_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFreeARM) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFreeARM__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 160);
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_real(context, svm_pointer);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(160, tracer_depth, 0);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(160, tracer_depth, 0));
     opencl_depth--;
     return;
   }
@@ -14895,7 +14938,8 @@ static void opencl_traced_clSVMFreeARM(opencl_clSVMFreeARM_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFreeARM))
     lttng_ust_tracepoint(lttng_ust_opencl, clSVMFreeARM, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
 }
 
@@ -14938,20 +14982,19 @@ static cl_int opencl_traced_clEnqueueSVMFreeARM(opencl_clEnqueueSVMFreeARM_fn *t
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFreeARM) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFreeARM__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 161);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(command_queue, num_svm_pointers, svm_pointers, pfn_free_func,
                                 user_data, num_events_in_wait_list, event_wait_list, event);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(161, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(161, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -14995,7 +15038,8 @@ static cl_int opencl_traced_clEnqueueSVMFreeARM(opencl_clEnqueueSVMFreeARM_fn *t
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFreeARM))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMFreeARM, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -15045,20 +15089,19 @@ static cl_int opencl_traced_clEnqueueSVMMemcpyARM(opencl_clEnqueueSVMMemcpyARM_f
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpyARM) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpyARM__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 162);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(command_queue, blocking_copy, dst_ptr, src_ptr, size,
                                 num_events_in_wait_list, event_wait_list, event);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(162, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(162, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -15101,7 +15144,8 @@ static cl_int opencl_traced_clEnqueueSVMMemcpyARM(opencl_clEnqueueSVMMemcpyARM_f
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpyARM))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMemcpyARM, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -15148,20 +15192,19 @@ static cl_int opencl_traced_clEnqueueSVMMemFillARM(opencl_clEnqueueSVMMemFillARM
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFillARM) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFillARM__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 163);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(command_queue, svm_ptr, pattern, pattern_size, size,
                                 num_events_in_wait_list, event_wait_list, event);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(163, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(163, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -15204,7 +15247,8 @@ static cl_int opencl_traced_clEnqueueSVMMemFillARM(opencl_clEnqueueSVMMemFillARM
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFillARM))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMemFillARM, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -15251,20 +15295,19 @@ static cl_int opencl_traced_clEnqueueSVMMapARM(opencl_clEnqueueSVMMapARM_fn *tra
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMapARM) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMapARM__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 164);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(command_queue, blocking_map, flags, svm_ptr, size,
                                 num_events_in_wait_list, event_wait_list, event);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(164, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(164, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -15307,7 +15350,8 @@ static cl_int opencl_traced_clEnqueueSVMMapARM(opencl_clEnqueueSVMMapARM_fn *tra
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMapARM))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMapARM, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -15352,20 +15396,19 @@ static cl_int opencl_traced_clEnqueueSVMUnmapARM(opencl_clEnqueueSVMUnmapARM_fn 
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmapARM) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmapARM__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 165);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(command_queue, svm_ptr, num_events_in_wait_list, event_wait_list,
                                 event);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(165, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(165, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -15401,7 +15444,8 @@ static cl_int opencl_traced_clEnqueueSVMUnmapARM(opencl_clEnqueueSVMUnmapARM_fn 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmapARM))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMUnmapARM, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -15443,19 +15487,18 @@ static cl_int opencl_traced_clSetKernelArgSVMPointerARM(opencl_clSetKernelArgSVM
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointerARM) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointerARM__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 166);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(kernel, arg_index, arg_value);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(166, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(166, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -15485,7 +15528,8 @@ static cl_int opencl_traced_clSetKernelArgSVMPointerARM(opencl_clSetKernelArgSVM
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointerARM))
     lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelArgSVMPointerARM, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -15525,19 +15569,18 @@ static cl_int opencl_traced_clSetKernelExecInfoARM(opencl_clSetKernelExecInfoARM
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfoARM) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfoARM__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 167);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(kernel, param_name, param_value_size, param_value);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(167, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(167, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -15569,7 +15612,8 @@ static cl_int opencl_traced_clSetKernelExecInfoARM(opencl_clSetKernelExecInfoARM
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfoARM))
     lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelExecInfoARM, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -15647,7 +15691,8 @@ static cl_accelerator_intel opencl_traced_clCreateAcceleratorINTEL(opencl_clCrea
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateAcceleratorINTEL))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateAcceleratorINTEL, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -15693,20 +15738,19 @@ static cl_int opencl_traced_clGetAcceleratorInfoINTEL(opencl_clGetAcceleratorInf
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetAcceleratorInfoINTEL) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetAcceleratorInfoINTEL__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 169);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(accelerator, param_name, param_value_size, param_value,
                                 param_value_size_ret);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(169, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(169, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -15742,7 +15786,8 @@ static cl_int opencl_traced_clGetAcceleratorInfoINTEL(opencl_clGetAcceleratorInf
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetAcceleratorInfoINTEL))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetAcceleratorInfoINTEL, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -15784,19 +15829,18 @@ static cl_int opencl_traced_clRetainAcceleratorINTEL(opencl_clRetainAcceleratorI
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainAcceleratorINTEL) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainAcceleratorINTEL__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 170);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(accelerator);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(170, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(170, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -15821,7 +15865,8 @@ static cl_int opencl_traced_clRetainAcceleratorINTEL(opencl_clRetainAcceleratorI
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainAcceleratorINTEL))
     lttng_ust_tracepoint(lttng_ust_opencl, clRetainAcceleratorINTEL, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -15860,19 +15905,18 @@ static cl_int opencl_traced_clReleaseAcceleratorINTEL(opencl_clReleaseAccelerato
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseAcceleratorINTEL) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseAcceleratorINTEL__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 171);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(accelerator);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(171, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(171, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -15897,7 +15941,8 @@ static cl_int opencl_traced_clReleaseAcceleratorINTEL(opencl_clReleaseAccelerato
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseAcceleratorINTEL))
     lttng_ust_tracepoint(lttng_ust_opencl, clReleaseAcceleratorINTEL, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -15971,7 +16016,8 @@ static void *opencl_traced_clHostMemAllocINTEL(opencl_clHostMemAllocINTEL_fn *tr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clHostMemAllocINTEL))
     lttng_ust_tracepoint(lttng_ust_opencl, clHostMemAllocINTEL, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -16050,7 +16096,8 @@ static void *opencl_traced_clDeviceMemAllocINTEL(opencl_clDeviceMemAllocINTEL_fn
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clDeviceMemAllocINTEL))
     lttng_ust_tracepoint(lttng_ust_opencl, clDeviceMemAllocINTEL, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -16130,7 +16177,8 @@ static void *opencl_traced_clSharedMemAllocINTEL(opencl_clSharedMemAllocINTEL_fn
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSharedMemAllocINTEL))
     lttng_ust_tracepoint(lttng_ust_opencl, clSharedMemAllocINTEL, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -16170,19 +16218,18 @@ static cl_int opencl_traced_clMemFreeINTEL(opencl_clMemFreeINTEL_fn *tracer_real
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemFreeINTEL) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemFreeINTEL__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 175);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(context, ptr);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(175, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(175, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -16209,7 +16256,8 @@ static cl_int opencl_traced_clMemFreeINTEL(opencl_clMemFreeINTEL_fn *tracer_real
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemFreeINTEL))
     lttng_ust_tracepoint(lttng_ust_opencl, clMemFreeINTEL, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -16247,19 +16295,18 @@ static cl_int opencl_traced_clMemBlockingFreeINTEL(opencl_clMemBlockingFreeINTEL
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemBlockingFreeINTEL) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemBlockingFreeINTEL__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 176);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(context, ptr);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(176, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(176, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -16286,7 +16333,8 @@ static cl_int opencl_traced_clMemBlockingFreeINTEL(opencl_clMemBlockingFreeINTEL
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemBlockingFreeINTEL))
     lttng_ust_tracepoint(lttng_ust_opencl, clMemBlockingFreeINTEL, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -16328,20 +16376,19 @@ static cl_int opencl_traced_clGetMemAllocInfoINTEL(opencl_clGetMemAllocInfoINTEL
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemAllocInfoINTEL) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemAllocInfoINTEL__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 177);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(context, ptr, param_name, param_value_size, param_value,
                                 param_value_size_ret);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(177, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(177, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -16380,7 +16427,8 @@ static cl_int opencl_traced_clGetMemAllocInfoINTEL(opencl_clGetMemAllocInfoINTEL
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemAllocInfoINTEL))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetMemAllocInfoINTEL, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -16424,19 +16472,18 @@ static cl_int opencl_traced_clSetKernelArgMemPointerINTEL(opencl_clSetKernelArgM
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgMemPointerINTEL) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgMemPointerINTEL__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 178);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(kernel, arg_index, arg_value);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(178, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(178, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -16466,7 +16513,8 @@ static cl_int opencl_traced_clSetKernelArgMemPointerINTEL(opencl_clSetKernelArgM
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgMemPointerINTEL))
     lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelArgMemPointerINTEL, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -16509,20 +16557,19 @@ static cl_int opencl_traced_clEnqueueMemFillINTEL(opencl_clEnqueueMemFillINTEL_f
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemFillINTEL) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemFillINTEL__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 179);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(command_queue, dst_ptr, pattern, pattern_size, size,
                                 num_events_in_wait_list, event_wait_list, event);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(179, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(179, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -16565,7 +16612,8 @@ static cl_int opencl_traced_clEnqueueMemFillINTEL(opencl_clEnqueueMemFillINTEL_f
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemFillINTEL))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMemFillINTEL, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -16612,20 +16660,19 @@ static cl_int opencl_traced_clEnqueueMemcpyINTEL(opencl_clEnqueueMemcpyINTEL_fn 
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemcpyINTEL) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemcpyINTEL__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 180);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(command_queue, blocking, dst_ptr, src_ptr, size,
                                 num_events_in_wait_list, event_wait_list, event);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(180, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(180, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -16668,7 +16715,8 @@ static cl_int opencl_traced_clEnqueueMemcpyINTEL(opencl_clEnqueueMemcpyINTEL_fn 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemcpyINTEL))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMemcpyINTEL, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -16716,20 +16764,19 @@ static cl_int opencl_traced_clEnqueueMemAdviseINTEL(opencl_clEnqueueMemAdviseINT
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemAdviseINTEL) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemAdviseINTEL__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 181);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(command_queue, ptr, size, advice, num_events_in_wait_list,
                                 event_wait_list, event);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(181, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(181, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -16770,7 +16817,8 @@ static cl_int opencl_traced_clEnqueueMemAdviseINTEL(opencl_clEnqueueMemAdviseINT
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemAdviseINTEL))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMemAdviseINTEL, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -16819,20 +16867,19 @@ static cl_int opencl_traced_clEnqueueMigrateMemINTEL(opencl_clEnqueueMigrateMemI
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemINTEL) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemINTEL__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 182);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(command_queue, ptr, size, flags, num_events_in_wait_list,
                                 event_wait_list, event);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(182, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(182, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -16873,7 +16920,8 @@ static cl_int opencl_traced_clEnqueueMigrateMemINTEL(opencl_clEnqueueMigrateMemI
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemINTEL))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMigrateMemINTEL, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -16920,20 +16968,19 @@ static cl_int opencl_traced_clEnqueueMemsetINTEL(opencl_clEnqueueMemsetINTEL_fn 
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemsetINTEL) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemsetINTEL__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 183);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(command_queue, dst_ptr, value, size, num_events_in_wait_list,
                                 event_wait_list, event);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(183, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(183, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -16974,7 +17021,8 @@ static cl_int opencl_traced_clEnqueueMemsetINTEL(opencl_clEnqueueMemsetINTEL_fn 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemsetINTEL))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMemsetINTEL, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -17056,7 +17104,8 @@ static cl_mem opencl_traced_clCreateBufferWithPropertiesINTEL(opencl_clCreateBuf
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBufferWithPropertiesINTEL))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateBufferWithPropertiesINTEL, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -17108,20 +17157,19 @@ static cl_int opencl_traced_clGetImageRequirementsInfoEXT(opencl_clGetImageRequi
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageRequirementsInfoEXT) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageRequirementsInfoEXT__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     opencl_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("opencl", 185);
     cl_int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(context, properties, flags, image_format, image_desc, param_name,
                                 param_value_size, param_value, param_value_size_ret);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(185, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(185, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -17167,7 +17215,8 @@ static cl_int opencl_traced_clGetImageRequirementsInfoEXT(opencl_clGetImageRequi
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageRequirementsInfoEXT))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetImageRequirementsInfoEXT, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   opencl_depth--;
   return tracer_args.tracer_result;
 }

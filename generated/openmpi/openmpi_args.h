@@ -4662,4 +4662,9 @@ int64_t openmpi_win_world_rank(int64_t status, MPI_Win handle, int64_t rank);
 void openmpi_command_begin(struct tracer_command *command);
 void openmpi_command_end(struct tracer_command *command, int64_t status);
 
+/* Minimal mode: writes one batch of calls as lttng_ust_openmpi:call, and the backend's index
+ * among the batching ones, -1 until registered (openmpi_tracepoints.c). */
+void openmpi_write_calls(const uint64_t *slots, unsigned count);
+extern int openmpi_batch;
+
 #endif

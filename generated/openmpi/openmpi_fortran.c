@@ -52,7 +52,8 @@ void mpi_abort_(void *f_comm, void *f_errorcode, MPI_Fint *f_ierr) {
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Abort))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Abort, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -119,7 +120,8 @@ void mpi_accumulate_(void *f_origin_addr, void *f_origin_count, void *f_origin_d
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Accumulate))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Accumulate, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -164,7 +166,8 @@ void mpi_add_error_class_(void *f_errorclass, MPI_Fint *f_ierr) {
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_class))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Add_error_class, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -211,7 +214,8 @@ void mpi_add_error_code_(void *f_errorclass, void *f_errorcode, MPI_Fint *f_ierr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_code))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Add_error_code, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -254,7 +258,8 @@ void mpi_add_error_string_(void *f_errorcode, void *f_string, MPI_Fint *f_ierr, 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_string))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Add_error_string, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -314,7 +319,8 @@ void mpi_allgather_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgather))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Allgather, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -381,7 +387,8 @@ void mpi_iallgather_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgather))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iallgather, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -443,7 +450,8 @@ void mpi_allgatherv_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgatherv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Allgatherv, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -510,7 +518,8 @@ void mpi_iallgatherv_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgatherv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iallgatherv, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -556,7 +565,8 @@ void mpi_alloc_mem_(void *f_size, void *f_info, void *f_baseptr, MPI_Fint *f_ier
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alloc_mem))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Alloc_mem, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -611,7 +621,8 @@ void mpi_allreduce_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_dat
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allreduce))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Allreduce, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -672,7 +683,8 @@ void mpi_iallreduce_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_da
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallreduce))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iallreduce, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -732,7 +744,8 @@ void mpi_alltoall_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoall))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Alltoall, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -799,7 +812,8 @@ void mpi_ialltoall_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoall))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ialltoall, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -860,7 +874,8 @@ void mpi_alltoallv_(void *f_sendbuf, void *f_sendcounts, void *f_sdispls, void *
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Alltoallv, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -926,7 +941,8 @@ void mpi_ialltoallv_(void *f_sendbuf, void *f_sendcounts, void *f_sdispls, void 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ialltoallv, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -985,7 +1001,8 @@ void mpi_alltoallw_(void *f_sendbuf, void *f_sendcounts, void *f_sdispls, void *
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallw))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Alltoallw, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -1049,7 +1066,8 @@ void mpi_ialltoallw_(void *f_sendbuf, void *f_sendcounts, void *f_sdispls, void 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallw))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ialltoallw, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -1091,7 +1109,8 @@ void mpi_barrier_(void *f_comm, MPI_Fint *f_ierr) {
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Barrier))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Barrier, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -1138,7 +1157,8 @@ void mpi_ibarrier_(void *f_comm, void *f_request, MPI_Fint *f_ierr) {
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibarrier))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ibarrier, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -1192,7 +1212,8 @@ void mpi_bcast_(void *f_buffer, void *f_count, void *f_datatype, void *f_root, v
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bcast))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Bcast, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -1248,7 +1269,8 @@ void mpi_bsend_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, void
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Bsend, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -1307,7 +1329,8 @@ void mpi_ibcast_(void *f_buffer, void *f_count, void *f_datatype, void *f_root, 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibcast))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ibcast, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -1369,7 +1392,8 @@ void mpi_bsend_init_(void *f_buf, void *f_count, void *f_datatype, void *f_dest,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend_init))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Bsend_init, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -1413,7 +1437,8 @@ void mpi_buffer_attach_(void *f_buffer, void *f_size, MPI_Fint *f_ierr) {
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_attach))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Buffer_attach, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -1460,7 +1485,8 @@ void mpi_buffer_detach_(void *f_buffer, void *f_size, MPI_Fint *f_ierr) {
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_detach))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Buffer_detach, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -1505,7 +1531,8 @@ void mpi_cancel_(void *f_request, MPI_Fint *f_ierr) {
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cancel))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cancel, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -1552,7 +1579,8 @@ void mpi_cart_coords_(void *f_comm, void *f_rank, void *f_maxdims, void *f_coord
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_coords))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_coords, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -1607,7 +1635,8 @@ void mpi_cart_create_(void *f_old_comm, void *f_ndims, void *f_dims, void *f_per
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_create))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_create, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -1656,7 +1685,8 @@ void mpi_cart_get_(void *f_comm, void *f_maxdims, void *f_dims, void *f_periods,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_get))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_get, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -1709,7 +1739,8 @@ void mpi_cart_map_(void *f_comm, void *f_ndims, void *f_dims, void *f_periods, v
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_map))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_map, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -1757,7 +1788,8 @@ void mpi_cart_rank_(void *f_comm, void *f_coords, void *f_rank, MPI_Fint *f_ierr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_rank))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_rank, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -1815,7 +1847,8 @@ void mpi_cart_shift_(void *f_comm, void *f_direction, void *f_disp, void *f_rank
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_shift))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_shift, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -1863,7 +1896,8 @@ void mpi_cart_sub_(void *f_comm, void *f_remain_dims, void *f_new_comm, MPI_Fint
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_sub))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_sub, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -1910,7 +1944,8 @@ void mpi_cartdim_get_(void *f_comm, void *f_ndims, MPI_Fint *f_ierr) {
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cartdim_get))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cartdim_get, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -1951,7 +1986,8 @@ void mpi_close_port_(void *f_port_name, MPI_Fint *f_ierr, size_t f_port_name_len
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Close_port))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Close_port, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -2005,7 +2041,8 @@ void mpi_comm_accept_(void *f_port_name, void *f_info, void *f_root, void *f_com
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_accept))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_accept, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -2049,7 +2086,8 @@ void mpi_comm_call_errhandler_(void *f_comm, void *f_errorcode, MPI_Fint *f_ierr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_call_errhandler))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_call_errhandler, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -2098,7 +2136,8 @@ void mpi_comm_compare_(void *f_comm1, void *f_comm2, void *f_result, MPI_Fint *f
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_compare))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_compare, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -2153,7 +2192,8 @@ void mpi_comm_connect_(void *f_port_name, void *f_info, void *f_root, void *f_co
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_connect))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_connect, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -2199,7 +2239,8 @@ void mpi_comm_create_errhandler_(void *f_function, void *f_errhandler, MPI_Fint 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_errhandler))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_create_errhandler, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -2250,7 +2291,8 @@ void mpi_comm_create_keyval_(void *f_comm_copy_attr_fn, void *f_comm_delete_attr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_keyval))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_create_keyval, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -2303,7 +2345,8 @@ void mpi_comm_create_group_(void *f_comm, void *f_group, void *f_tag, void *f_ne
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_group))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_create_group, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -2352,7 +2395,8 @@ void mpi_comm_create_(void *f_comm, void *f_group, void *f_newcomm, MPI_Fint *f_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_create, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -2396,7 +2440,8 @@ void mpi_comm_delete_attr_(void *f_comm, void *f_comm_keyval, MPI_Fint *f_ierr) 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_delete_attr))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_delete_attr, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -2441,7 +2486,8 @@ void mpi_comm_disconnect_(void *f_comm, MPI_Fint *f_ierr) {
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_disconnect))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_disconnect, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -2488,7 +2534,8 @@ void mpi_comm_dup_(void *f_comm, void *f_newcomm, MPI_Fint *f_ierr) {
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_dup, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -2540,7 +2587,8 @@ void mpi_comm_idup_(void *f_comm, void *f_newcomm, void *f_request, MPI_Fint *f_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_idup))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_idup, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -2589,7 +2637,8 @@ void mpi_comm_dup_with_info_(void *f_comm, void *f_info, void *f_newcomm, MPI_Fi
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup_with_info))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_dup_with_info, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -2634,7 +2683,8 @@ void mpi_comm_free_keyval_(void *f_comm_keyval, MPI_Fint *f_ierr) {
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free_keyval))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_free_keyval, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -2679,7 +2729,8 @@ void mpi_comm_free_(void *f_comm, MPI_Fint *f_ierr) {
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_free, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -2732,7 +2783,8 @@ void mpi_comm_get_attr_(void *f_comm, void *f_comm_keyval, void *f_attribute_val
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_attr))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_get_attr, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -2796,7 +2848,8 @@ void mpi_dist_graph_create_(void *f_comm_old, void *f_n, void *f_nodes, void *f_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Dist_graph_create, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -2865,7 +2918,8 @@ void mpi_dist_graph_create_adjacent_(void *f_comm_old, void *f_indegree, void *f
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create_adjacent))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Dist_graph_create_adjacent, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -2922,7 +2976,8 @@ void mpi_dist_graph_neighbors_(void *f_comm, void *f_maxindegree, void *f_source
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Dist_graph_neighbors, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -2981,7 +3036,8 @@ void mpi_dist_graph_neighbors_count_(void *f_comm, void *f_inneighbors, void *f_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors_count))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Dist_graph_neighbors_count, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -3028,7 +3084,8 @@ void mpi_comm_get_errhandler_(void *f_comm, void *f_erhandler, MPI_Fint *f_ierr)
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_errhandler))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_get_errhandler, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -3075,7 +3132,8 @@ void mpi_comm_get_info_(void *f_comm, void *f_info_used, MPI_Fint *f_ierr) {
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_info))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_get_info, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -3127,7 +3185,8 @@ void mpi_comm_get_name_(void *f_comm, void *f_comm_name, void *f_resultlen, MPI_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_name))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_get_name, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -3172,7 +3231,8 @@ void mpi_comm_get_parent_(void *f_parent, MPI_Fint *f_ierr) {
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_parent))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_get_parent, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -3219,7 +3279,8 @@ void mpi_comm_group_(void *f_comm, void *f_group, MPI_Fint *f_ierr) {
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_group))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_group, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -3266,7 +3327,8 @@ void mpi_comm_join_(void *f_fd, void *f_intercomm, MPI_Fint *f_ierr) {
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_join))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_join, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -3313,7 +3375,8 @@ void mpi_comm_rank_(void *f_comm, void *f_rank, MPI_Fint *f_ierr) {
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_rank))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_rank, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -3360,7 +3423,8 @@ void mpi_comm_remote_group_(void *f_comm, void *f_group, MPI_Fint *f_ierr) {
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_group))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_remote_group, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -3407,7 +3471,8 @@ void mpi_comm_remote_size_(void *f_comm, void *f_size, MPI_Fint *f_ierr) {
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_size))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_remote_size, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -3453,7 +3518,8 @@ void mpi_comm_set_attr_(void *f_comm, void *f_comm_keyval, void *f_attribute_val
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_attr))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_set_attr, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -3497,7 +3563,8 @@ void mpi_comm_set_errhandler_(void *f_comm, void *f_errhandler, MPI_Fint *f_ierr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_errhandler))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_set_errhandler, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -3541,7 +3608,8 @@ void mpi_comm_set_info_(void *f_comm, void *f_info, MPI_Fint *f_ierr) {
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_info))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_set_info, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -3584,7 +3652,8 @@ void mpi_comm_set_name_(void *f_comm, void *f_comm_name, MPI_Fint *f_ierr, size_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_name))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_set_name, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -3631,7 +3700,8 @@ void mpi_comm_size_(void *f_comm, void *f_size, MPI_Fint *f_ierr) {
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_size))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_size, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -3694,7 +3764,8 @@ void mpi_comm_spawn_(void *f_command, void *f_maxprocs, void *f_info, void *f_ro
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_spawn, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -3759,7 +3830,8 @@ void mpi_comm_spawn_multiple_(void *f_count, void *f_array_of_commands, void *f_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn_multiple))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_spawn_multiple, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -3810,7 +3882,8 @@ void mpi_comm_split_(void *f_comm, void *f_color, void *f_key, void *f_newcomm, 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_split, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -3865,7 +3938,8 @@ void mpi_comm_split_type_(void *f_comm, void *f_split_type, void *f_key, void *f
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split_type))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_split_type, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -3912,7 +3986,8 @@ void mpi_comm_test_inter_(void *f_comm, void *f_flag, MPI_Fint *f_ierr) {
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_test_inter))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_test_inter, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -3973,7 +4048,8 @@ void mpi_compare_and_swap_(void *f_origin_addr, void *f_compare_addr, void *f_re
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Compare_and_swap))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Compare_and_swap, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -4018,7 +4094,8 @@ void mpi_dims_create_(void *f_nnodes, void *f_ndims, void *f_dims, MPI_Fint *f_i
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dims_create))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Dims_create, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -4063,7 +4140,8 @@ void mpi_errhandler_free_(void *f_errhandler, MPI_Fint *f_ierr) {
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Errhandler_free))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Errhandler_free, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -4110,7 +4188,8 @@ void mpi_error_class_(void *f_errorcode, void *f_errorclass, MPI_Fint *f_ierr) {
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_class))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Error_class, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -4162,7 +4241,8 @@ void mpi_error_string_(void *f_errorcode, void *f_string, void *f_resultlen, MPI
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_string))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Error_string, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -4217,7 +4297,8 @@ void mpi_exscan_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_dataty
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Exscan))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Exscan, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -4278,7 +4359,8 @@ void mpi_fetch_and_op_(void *f_origin_addr, void *f_result_addr, void *f_datatyp
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Fetch_and_op))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Fetch_and_op, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -4339,7 +4421,8 @@ void mpi_iexscan_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_datat
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iexscan))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iexscan, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -4383,7 +4466,8 @@ void mpi_file_call_errhandler_(void *f_fh, void *f_errorcode, MPI_Fint *f_ierr) 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_call_errhandler))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_call_errhandler, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -4429,7 +4513,8 @@ void mpi_file_create_errhandler_(void *f_function, void *f_errhandler, MPI_Fint 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_create_errhandler))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_create_errhandler, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -4473,7 +4558,8 @@ void mpi_file_set_errhandler_(void *f_file, void *f_errhandler, MPI_Fint *f_ierr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_errhandler))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_set_errhandler, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -4520,7 +4606,8 @@ void mpi_file_get_errhandler_(void *f_file, void *f_errhandler, MPI_Fint *f_ierr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_errhandler))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_errhandler, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -4574,7 +4661,8 @@ void mpi_file_open_(void *f_comm, void *f_filename, void *f_amode, void *f_info,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_open))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_open, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -4619,7 +4707,8 @@ void mpi_file_close_(void *f_fh, MPI_Fint *f_ierr) {
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_close))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_close, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -4662,7 +4751,8 @@ void mpi_file_delete_(void *f_filename, void *f_info, MPI_Fint *f_ierr, size_t f
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_delete))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_delete, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -4706,7 +4796,8 @@ void mpi_file_set_size_(void *f_fh, void *f_size, MPI_Fint *f_ierr) {
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_size))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_set_size, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -4750,7 +4841,8 @@ void mpi_file_preallocate_(void *f_fh, void *f_size, MPI_Fint *f_ierr) {
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_preallocate))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_preallocate, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -4797,7 +4889,8 @@ void mpi_file_get_size_(void *f_fh, void *f_size, MPI_Fint *f_ierr) {
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_size))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_size, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -4844,7 +4937,8 @@ void mpi_file_get_group_(void *f_fh, void *f_group, MPI_Fint *f_ierr) {
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_group))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_group, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -4891,7 +4985,8 @@ void mpi_file_get_amode_(void *f_fh, void *f_amode, MPI_Fint *f_ierr) {
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_amode))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_amode, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -4935,7 +5030,8 @@ void mpi_file_set_info_(void *f_fh, void *f_info, MPI_Fint *f_ierr) {
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_info))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_set_info, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -4982,7 +5078,8 @@ void mpi_file_get_info_(void *f_fh, void *f_info_used, MPI_Fint *f_ierr) {
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_info))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_info, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -5036,7 +5133,8 @@ void mpi_file_set_view_(void *f_fh, void *f_disp, void *f_etype, void *f_filetyp
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_view))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_set_view, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -5100,7 +5198,8 @@ void mpi_file_get_view_(void *f_fh, void *f_disp, void *f_etype, void *f_filetyp
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_view))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_view, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -5154,7 +5253,8 @@ void mpi_file_read_at_(void *f_fh, void *f_offset, void *f_buf, void *f_count, v
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_at, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -5208,7 +5308,8 @@ void mpi_file_read_at_all_(void *f_fh, void *f_offset, void *f_buf, void *f_coun
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_at_all, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -5262,7 +5363,8 @@ void mpi_file_write_at_(void *f_fh, void *f_offset, void *f_buf, void *f_count, 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_at, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -5316,7 +5418,8 @@ void mpi_file_write_at_all_(void *f_fh, void *f_offset, void *f_buf, void *f_cou
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_at_all, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -5374,7 +5477,8 @@ void mpi_file_iread_at_(void *f_fh, void *f_offset, void *f_buf, void *f_count, 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iread_at, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -5432,7 +5536,8 @@ void mpi_file_iwrite_at_(void *f_fh, void *f_offset, void *f_buf, void *f_count,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iwrite_at, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -5490,7 +5595,8 @@ void mpi_file_iread_at_all_(void *f_fh, void *f_offset, void *f_buf, void *f_cou
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at_all))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iread_at_all, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -5548,7 +5654,8 @@ void mpi_file_iwrite_at_all_(void *f_fh, void *f_offset, void *f_buf, void *f_co
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at_all))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iwrite_at_all, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -5599,7 +5706,8 @@ void mpi_file_read_(void *f_fh, void *f_buf, void *f_count, void *f_datatype, vo
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -5650,7 +5758,8 @@ void mpi_file_read_all_(void *f_fh, void *f_buf, void *f_count, void *f_datatype
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_all, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -5701,7 +5810,8 @@ void mpi_file_write_(void *f_fh, void *f_buf, void *f_count, void *f_datatype, v
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -5752,7 +5862,8 @@ void mpi_file_write_all_(void *f_fh, void *f_buf, void *f_count, void *f_datatyp
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_all, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -5807,7 +5918,8 @@ void mpi_file_iread_(void *f_fh, void *f_buf, void *f_count, void *f_datatype, v
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iread, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -5862,7 +5974,8 @@ void mpi_file_iwrite_(void *f_fh, void *f_buf, void *f_count, void *f_datatype, 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iwrite, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -5917,7 +6030,8 @@ void mpi_file_iread_all_(void *f_fh, void *f_buf, void *f_count, void *f_datatyp
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_all))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iread_all, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -5972,7 +6086,8 @@ void mpi_file_iwrite_all_(void *f_fh, void *f_buf, void *f_count, void *f_dataty
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_all))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iwrite_all, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -6018,7 +6133,8 @@ void mpi_file_seek_(void *f_fh, void *f_offset, void *f_whence, MPI_Fint *f_ierr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_seek, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -6065,7 +6181,8 @@ void mpi_file_get_position_(void *f_fh, void *f_offset, MPI_Fint *f_ierr) {
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_position, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -6114,7 +6231,8 @@ void mpi_file_get_byte_offset_(void *f_fh, void *f_offset, void *f_disp, MPI_Fin
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_byte_offset))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_byte_offset, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -6165,7 +6283,8 @@ void mpi_file_read_shared_(void *f_fh, void *f_buf, void *f_count, void *f_datat
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_shared))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_shared, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -6216,7 +6335,8 @@ void mpi_file_write_shared_(void *f_fh, void *f_buf, void *f_count, void *f_data
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_shared))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_shared, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -6271,7 +6391,8 @@ void mpi_file_iread_shared_(void *f_fh, void *f_buf, void *f_count, void *f_data
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_shared))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iread_shared, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -6326,7 +6447,8 @@ void mpi_file_iwrite_shared_(void *f_fh, void *f_buf, void *f_count, void *f_dat
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_shared))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iwrite_shared, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -6377,7 +6499,8 @@ void mpi_file_read_ordered_(void *f_fh, void *f_buf, void *f_count, void *f_data
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_ordered, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -6428,7 +6551,8 @@ void mpi_file_write_ordered_(void *f_fh, void *f_buf, void *f_count, void *f_dat
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_ordered, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -6474,7 +6598,8 @@ void mpi_file_seek_shared_(void *f_fh, void *f_offset, void *f_whence, MPI_Fint 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek_shared))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_seek_shared, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -6521,7 +6646,8 @@ void mpi_file_get_position_shared_(void *f_fh, void *f_offset, MPI_Fint *f_ierr)
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position_shared))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_position_shared, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -6574,7 +6700,8 @@ void mpi_file_read_at_all_begin_(void *f_fh, void *f_offset, void *f_buf, void *
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_begin))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_at_all_begin, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -6619,7 +6746,8 @@ void mpi_file_read_at_all_end_(void *f_fh, void *f_buf, void *f_status, MPI_Fint
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_end))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_at_all_end, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -6672,7 +6800,8 @@ void mpi_file_write_at_all_begin_(void *f_fh, void *f_offset, void *f_buf, void 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_begin))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_at_all_begin, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -6717,7 +6846,8 @@ void mpi_file_write_at_all_end_(void *f_fh, void *f_buf, void *f_status, MPI_Fin
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_end))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_at_all_end, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -6767,7 +6897,8 @@ void mpi_file_read_all_begin_(void *f_fh, void *f_buf, void *f_count, void *f_da
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_begin))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_all_begin, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -6812,7 +6943,8 @@ void mpi_file_read_all_end_(void *f_fh, void *f_buf, void *f_status, MPI_Fint *f
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_end))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_all_end, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -6862,7 +6994,8 @@ void mpi_file_write_all_begin_(void *f_fh, void *f_buf, void *f_count, void *f_d
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_begin))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_all_begin, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -6907,7 +7040,8 @@ void mpi_file_write_all_end_(void *f_fh, void *f_buf, void *f_status, MPI_Fint *
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_end))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_all_end, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -6957,7 +7091,8 @@ void mpi_file_read_ordered_begin_(void *f_fh, void *f_buf, void *f_count, void *
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_begin))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_ordered_begin, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -7002,7 +7137,8 @@ void mpi_file_read_ordered_end_(void *f_fh, void *f_buf, void *f_status, MPI_Fin
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_end))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_ordered_end, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -7052,7 +7188,8 @@ void mpi_file_write_ordered_begin_(void *f_fh, void *f_buf, void *f_count, void 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_begin))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_ordered_begin, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -7097,7 +7234,8 @@ void mpi_file_write_ordered_end_(void *f_fh, void *f_buf, void *f_status, MPI_Fi
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_end))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_ordered_end, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -7146,7 +7284,8 @@ void mpi_file_get_type_extent_(void *f_fh, void *f_datatype, void *f_extent, MPI
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_type_extent))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_type_extent, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -7190,7 +7329,8 @@ void mpi_file_set_atomicity_(void *f_fh, void *f_flag, MPI_Fint *f_ierr) {
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_atomicity))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_set_atomicity, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -7237,7 +7377,8 @@ void mpi_file_get_atomicity_(void *f_fh, void *f_flag, MPI_Fint *f_ierr) {
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_atomicity))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_atomicity, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -7279,7 +7420,8 @@ void mpi_file_sync_(void *f_fh, MPI_Fint *f_ierr) {
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_sync))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_sync, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -7319,7 +7461,8 @@ void mpi_finalize_(MPI_Fint *f_ierr) {
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalize))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Finalize, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -7364,7 +7507,8 @@ void mpi_finalized_(void *f_flag, MPI_Fint *f_ierr) {
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalized))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Finalized, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -7406,7 +7550,8 @@ void mpi_free_mem_(void *f_base, MPI_Fint *f_ierr) {
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Free_mem))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Free_mem, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -7469,7 +7614,8 @@ void mpi_gather_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_r
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gather))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Gather, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -7539,7 +7685,8 @@ void mpi_igather_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igather))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Igather, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -7604,7 +7751,8 @@ void mpi_gatherv_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gatherv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Gatherv, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -7674,7 +7822,8 @@ void mpi_igatherv_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igatherv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Igatherv, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -7721,7 +7870,8 @@ void mpi_get_address_(void *f_location, void *f_address, MPI_Fint *f_ierr) {
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_address))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_address, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -7769,7 +7919,8 @@ void mpi_get_count_(void *f_status, void *f_datatype, void *f_count, MPI_Fint *f
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_count))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_count, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -7817,7 +7968,8 @@ void mpi_get_elements_(void *f_status, void *f_datatype, void *f_count, MPI_Fint
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_elements, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -7865,7 +8017,8 @@ void mpi_get_elements_x_(void *f_status, void *f_datatype, void *f_count, MPI_Fi
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements_x))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_elements_x, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -7930,7 +8083,8 @@ void mpi_get_(void *f_origin_addr, void *f_origin_count, void *f_origin_datatype
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -8007,7 +8161,8 @@ void mpi_get_accumulate_(void *f_origin_addr, void *f_origin_count, void *f_orig
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_accumulate))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_accumulate, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -8057,7 +8212,8 @@ void mpi_get_library_version_(void *f_version, void *f_resultlen, MPI_Fint *f_ie
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_library_version))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_library_version, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -8107,7 +8263,8 @@ void mpi_get_processor_name_(void *f_name, void *f_resultlen, MPI_Fint *f_ierr) 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_processor_name))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_processor_name, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -8157,7 +8314,8 @@ void mpi_get_version_(void *f_version, void *f_subversion, MPI_Fint *f_ierr) {
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_version))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_version, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -8213,7 +8371,8 @@ void mpi_graph_create_(void *f_comm_old, void *f_nnodes, void *f_index, void *f_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_create))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Graph_create, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -8263,7 +8422,8 @@ void mpi_graph_get_(void *f_comm, void *f_maxindex, void *f_maxedges, void *f_in
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_get))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Graph_get, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -8316,7 +8476,8 @@ void mpi_graph_map_(void *f_comm, void *f_nnodes, void *f_index, void *f_edges, 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_map))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Graph_map, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -8365,7 +8526,8 @@ void mpi_graph_neighbors_count_(void *f_comm, void *f_rank, void *f_nneighbors, 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors_count))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Graph_neighbors_count, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -8414,7 +8576,8 @@ void mpi_graph_neighbors_(void *f_comm, void *f_rank, void *f_maxneighbors, void
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Graph_neighbors, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -8466,7 +8629,8 @@ void mpi_graphdims_get_(void *f_comm, void *f_nnodes, void *f_nedges, MPI_Fint *
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graphdims_get))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Graphdims_get, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -8508,7 +8672,8 @@ void mpi_grequest_complete_(void *f_request, MPI_Fint *f_ierr) {
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_complete))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Grequest_complete, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -8560,7 +8725,8 @@ void mpi_grequest_start_(void *f_query_fn, void *f_free_fn, void *f_cancel_fn, v
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_start))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Grequest_start, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -8609,7 +8775,8 @@ void mpi_group_compare_(void *f_group1, void *f_group2, void *f_result, MPI_Fint
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_compare))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_compare, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -8658,7 +8825,8 @@ void mpi_group_difference_(void *f_group1, void *f_group2, void *f_newgroup, MPI
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_difference))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_difference, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -8708,7 +8876,8 @@ void mpi_group_excl_(void *f_group, void *f_n, void *f_ranks, void *f_newgroup, 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_excl))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_excl, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -8753,7 +8922,8 @@ void mpi_group_free_(void *f_group, MPI_Fint *f_ierr) {
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_free))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_free, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -8803,7 +8973,8 @@ void mpi_group_incl_(void *f_group, void *f_n, void *f_ranks, void *f_newgroup, 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_incl))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_incl, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -8852,7 +9023,8 @@ void mpi_group_intersection_(void *f_group1, void *f_group2, void *f_newgroup, M
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_intersection))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_intersection, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -8904,7 +9076,8 @@ void mpi_group_range_excl_(void *f_group, void *f_n, void *f_ranges, void *f_new
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_excl))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_range_excl, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -8956,7 +9129,8 @@ void mpi_group_range_incl_(void *f_group, void *f_n, void *f_ranges, void *f_new
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_incl))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_range_incl, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -9003,7 +9177,8 @@ void mpi_group_rank_(void *f_group, void *f_rank, MPI_Fint *f_ierr) {
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_rank))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_rank, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -9050,7 +9225,8 @@ void mpi_group_size_(void *f_group, void *f_size, MPI_Fint *f_ierr) {
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_size))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_size, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -9101,7 +9277,8 @@ void mpi_group_translate_ranks_(void *f_group1, void *f_n, void *f_ranks1, void 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_translate_ranks))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_translate_ranks, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -9150,7 +9327,8 @@ void mpi_group_union_(void *f_group1, void *f_group2, void *f_newgroup, MPI_Fint
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_union))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_union, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -9212,7 +9390,8 @@ void mpi_ibsend_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, voi
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibsend))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ibsend, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -9271,7 +9450,8 @@ void mpi_improbe_(void *f_source, void *f_tag, void *f_comm, void *f_flag, void 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Improbe))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Improbe, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -9329,7 +9509,8 @@ void mpi_imrecv_(void *f_buf, void *f_count, void *f_type, void *f_message, void
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Imrecv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Imrecv, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -9374,7 +9555,8 @@ void mpi_info_create_(void *f_info, MPI_Fint *f_ierr) {
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_create))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_create, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -9417,7 +9599,8 @@ void mpi_info_delete_(void *f_info, void *f_key, MPI_Fint *f_ierr, size_t f_key_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_delete))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_delete, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -9464,7 +9647,8 @@ void mpi_info_dup_(void *f_info, void *f_newinfo, MPI_Fint *f_ierr) {
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_dup))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_dup, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -9509,7 +9693,8 @@ void mpi_info_free_(void *f_info, MPI_Fint *f_ierr) {
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_free))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_free, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -9566,7 +9751,8 @@ void mpi_info_get_(void *f_info, void *f_key, void *f_valuelen, void *f_value, v
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_get, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -9613,7 +9799,8 @@ void mpi_info_get_nkeys_(void *f_info, void *f_nkeys, MPI_Fint *f_ierr) {
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nkeys))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_get_nkeys, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -9662,7 +9849,8 @@ void mpi_info_get_nthkey_(void *f_info, void *f_n, void *f_key, MPI_Fint *f_ierr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nthkey))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_get_nthkey, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -9717,7 +9905,8 @@ void mpi_info_get_valuelen_(void *f_info, void *f_key, void *f_valuelen, void *f
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_valuelen))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_get_valuelen, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -9763,7 +9952,8 @@ void mpi_info_set_(void *f_info, void *f_key, void *f_value, MPI_Fint *f_ierr, s
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_set))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_set, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -9807,7 +9997,8 @@ void mpi_init_(MPI_Fint *f_ierr) {
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Init, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -9852,7 +10043,8 @@ void mpi_initialized_(void *f_flag, MPI_Fint *f_ierr) {
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Initialized))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Initialized, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -9903,7 +10095,8 @@ void mpi_init_thread_(void *f_required, void *f_provided, MPI_Fint *f_ierr) {
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init_thread))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Init_thread, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -9965,7 +10158,8 @@ void mpi_intercomm_create_(void *f_local_comm, void *f_local_leader, void *f_bri
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_create))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Intercomm_create, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -10014,7 +10208,8 @@ void mpi_intercomm_merge_(void *f_intercomm, void *f_high, void *f_newintercomm,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_merge))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Intercomm_merge, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -10068,7 +10263,8 @@ void mpi_iprobe_(void *f_source, void *f_tag, void *f_comm, void *f_flag, void *
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iprobe))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iprobe, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -10130,7 +10326,8 @@ void mpi_irecv_(void *f_buf, void *f_count, void *f_datatype, void *f_source, vo
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irecv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Irecv, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -10192,7 +10389,8 @@ void mpi_irsend_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, voi
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irsend))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Irsend, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -10254,7 +10452,8 @@ void mpi_isend_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, void
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Isend))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Isend, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -10316,7 +10515,8 @@ void mpi_issend_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, voi
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Issend))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Issend, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -10361,7 +10561,8 @@ void mpi_is_thread_main_(void *f_flag, MPI_Fint *f_ierr) {
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Is_thread_main))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Is_thread_main, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -10411,7 +10612,8 @@ void mpi_lookup_name_(void *f_service_name, void *f_info, void *f_port_name, MPI
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Lookup_name))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Lookup_name, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -10465,7 +10667,8 @@ void mpi_mprobe_(void *f_source, void *f_tag, void *f_comm, void *f_message, voi
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mprobe))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Mprobe, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -10519,7 +10722,8 @@ void mpi_mrecv_(void *f_buf, void *f_count, void *f_type, void *f_message, void 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mrecv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Mrecv, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -10578,7 +10782,8 @@ void mpi_neighbor_allgather_(void *f_sendbuf, void *f_sendcount, void *f_sendtyp
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgather))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Neighbor_allgather, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -10644,7 +10849,8 @@ void mpi_ineighbor_allgather_(void *f_sendbuf, void *f_sendcount, void *f_sendty
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgather))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ineighbor_allgather, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -10705,7 +10911,8 @@ void mpi_neighbor_allgatherv_(void *f_sendbuf, void *f_sendcount, void *f_sendty
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgatherv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Neighbor_allgatherv, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -10771,7 +10978,8 @@ void mpi_ineighbor_allgatherv_(void *f_sendbuf, void *f_sendcount, void *f_sendt
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgatherv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ineighbor_allgatherv, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -10830,7 +11038,8 @@ void mpi_neighbor_alltoall_(void *f_sendbuf, void *f_sendcount, void *f_sendtype
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoall))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Neighbor_alltoall, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -10896,7 +11105,8 @@ void mpi_ineighbor_alltoall_(void *f_sendbuf, void *f_sendcount, void *f_sendtyp
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoall))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ineighbor_alltoall, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -10957,7 +11167,8 @@ void mpi_neighbor_alltoallv_(void *f_sendbuf, void *f_sendcounts, void *f_sdispl
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Neighbor_alltoallv, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -11025,7 +11236,8 @@ void mpi_ineighbor_alltoallv_(void *f_sendbuf, void *f_sendcounts, void *f_sdisp
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ineighbor_alltoallv, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -11084,7 +11296,8 @@ void mpi_neighbor_alltoallw_(void *f_sendbuf, void *f_sendcounts, void *f_sdispl
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallw))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Neighbor_alltoallw, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -11150,7 +11363,8 @@ void mpi_ineighbor_alltoallw_(void *f_sendbuf, void *f_sendcounts, void *f_sdisp
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallw))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ineighbor_alltoallw, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -11197,7 +11411,8 @@ void mpi_op_commutative_(void *f_op, void *f_commute, MPI_Fint *f_ierr) {
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_commutative))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Op_commutative, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -11245,7 +11460,8 @@ void mpi_op_create_(void *f_function, void *f_commute, void *f_op, MPI_Fint *f_i
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_create))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Op_create, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -11292,7 +11508,8 @@ void mpi_open_port_(void *f_info, void *f_port_name, MPI_Fint *f_ierr) {
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Open_port))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Open_port, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -11337,7 +11554,8 @@ void mpi_op_free_(void *f_op, MPI_Fint *f_ierr) {
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_free))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Op_free, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -11396,7 +11614,8 @@ void mpi_pack_external_(void *f_datarep, void *f_inbuf, void *f_incount, void *f
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Pack_external, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -11448,7 +11667,8 @@ void mpi_pack_external_size_(void *f_datarep, void *f_incount, void *f_datatype,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external_size))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Pack_external_size, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -11508,7 +11728,8 @@ void mpi_pack_(void *f_inbuf, void *f_incount, void *f_datatype, void *f_outbuf,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Pack, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -11559,7 +11780,8 @@ void mpi_pack_size_(void *f_incount, void *f_datatype, void *f_comm, void *f_siz
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_size))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Pack_size, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -11606,7 +11828,8 @@ void mpi_probe_(void *f_source, void *f_tag, void *f_comm, void *f_status, MPI_F
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Probe))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Probe, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -11652,7 +11875,8 @@ void mpi_publish_name_(void *f_service_name, void *f_info, void *f_port_name, MP
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Publish_name))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Publish_name, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -11717,7 +11941,8 @@ void mpi_put_(void *f_origin_addr, void *f_origin_count, void *f_origin_datatype
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Put))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Put, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -11762,7 +11987,8 @@ void mpi_query_thread_(void *f_provided, MPI_Fint *f_ierr) {
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Query_thread))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Query_thread, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -11836,7 +12062,8 @@ void mpi_raccumulate_(void *f_origin_addr, void *f_origin_count, void *f_origin_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Raccumulate))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Raccumulate, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -11898,7 +12125,8 @@ void mpi_recv_init_(void *f_buf, void *f_count, void *f_datatype, void *f_source
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv_init))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Recv_init, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -11956,7 +12184,8 @@ void mpi_recv_(void *f_buf, void *f_count, void *f_datatype, void *f_source, voi
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Recv, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -12015,7 +12244,8 @@ void mpi_reduce_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_dataty
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Reduce, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -12079,7 +12309,8 @@ void mpi_ireduce_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_datat
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ireduce, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -12131,7 +12362,8 @@ void mpi_reduce_local_(void *f_inbuf, void *f_inoutbuf, void *f_count, void *f_d
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_local))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Reduce_local, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -12185,7 +12417,8 @@ void mpi_reduce_scatter_(void *f_sendbuf, void *f_recvbuf, void *f_recvcounts, v
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Reduce_scatter, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -12244,7 +12477,8 @@ void mpi_ireduce_scatter_(void *f_sendbuf, void *f_recvbuf, void *f_recvcounts, 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ireduce_scatter, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -12300,7 +12534,8 @@ void mpi_reduce_scatter_block_(void *f_sendbuf, void *f_recvbuf, void *f_recvcou
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter_block))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Reduce_scatter_block, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -12363,7 +12598,8 @@ void mpi_ireduce_scatter_block_(void *f_sendbuf, void *f_recvbuf, void *f_recvco
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter_block))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ireduce_scatter_block, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -12416,7 +12652,8 @@ void mpi_register_datarep_(void *f_datarep, void *f_read_conversion_fn, void *f_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Register_datarep))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Register_datarep, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -12461,7 +12698,8 @@ void mpi_request_free_(void *f_request, MPI_Fint *f_ierr) {
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_free))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Request_free, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -12509,7 +12747,8 @@ void mpi_request_get_status_(void *f_request, void *f_flag, void *f_status, MPI_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_get_status))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Request_get_status, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -12579,7 +12818,8 @@ void mpi_rget_(void *f_origin_addr, void *f_origin_count, void *f_origin_datatyp
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Rget, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -12662,7 +12902,8 @@ void mpi_rget_accumulate_(void *f_origin_addr, void *f_origin_count, void *f_ori
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget_accumulate))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Rget_accumulate, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -12732,7 +12973,8 @@ void mpi_rput_(void *f_origin_addr, void *f_origin_count, void *f_origin_datatyp
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rput))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Rput, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -12788,7 +13030,8 @@ void mpi_rsend_(void *f_ibuf, void *f_count, void *f_datatype, void *f_dest, voi
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Rsend, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -12850,7 +13093,8 @@ void mpi_rsend_init_(void *f_buf, void *f_count, void *f_datatype, void *f_dest,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend_init))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Rsend_init, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -12905,7 +13149,8 @@ void mpi_scan_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_datatype
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scan))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Scan, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -12966,7 +13211,8 @@ void mpi_iscan_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_datatyp
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscan))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iscan, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -13029,7 +13275,8 @@ void mpi_scatter_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatter))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Scatter, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -13099,7 +13346,8 @@ void mpi_iscatter_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatter))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iscatter, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -13164,7 +13412,8 @@ void mpi_scatterv_(void *f_sendbuf, void *f_sendcounts, void *f_displs, void *f_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatterv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Scatterv, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -13234,7 +13483,8 @@ void mpi_iscatterv_(void *f_sendbuf, void *f_sendcounts, void *f_displs, void *f
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatterv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iscatterv, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -13296,7 +13546,8 @@ void mpi_send_init_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send_init))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Send_init, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -13352,7 +13603,8 @@ void mpi_send_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, void 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Send, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -13424,7 +13676,8 @@ void mpi_sendrecv_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Sendrecv, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -13490,7 +13743,8 @@ void mpi_sendrecv_replace_(void *f_buf, void *f_count, void *f_datatype, void *f
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv_replace))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Sendrecv_replace, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -13552,7 +13806,8 @@ void mpi_ssend_init_(void *f_buf, void *f_count, void *f_datatype, void *f_dest,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend_init))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ssend_init, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -13608,7 +13863,8 @@ void mpi_ssend_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, void
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ssend, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -13653,7 +13909,8 @@ void mpi_start_(void *f_request, MPI_Fint *f_ierr) {
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Start))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Start, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -13696,7 +13953,8 @@ void mpi_startall_(void *f_count, void *f_array_of_requests, MPI_Fint *f_ierr) {
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Startall))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Startall, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -13739,7 +13997,8 @@ void mpi_status_set_cancelled_(void *f_status, void *f_flag, MPI_Fint *f_ierr) {
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_cancelled))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Status_set_cancelled, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -13784,7 +14043,8 @@ void mpi_status_set_elements_(void *f_status, void *f_datatype, void *f_count, M
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Status_set_elements, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -13829,7 +14089,8 @@ void mpi_status_set_elements_x_(void *f_status, void *f_datatype, void *f_count,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements_x))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Status_set_elements_x, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -13881,7 +14142,8 @@ void mpi_testall_(void *f_count, void *f_array_of_requests, void *f_flag, void *
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testall))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Testall, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -13938,7 +14200,8 @@ void mpi_testany_(void *f_count, void *f_array_of_requests, void *f_index, void 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testany))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Testany, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -13994,7 +14257,8 @@ void mpi_test_(void *f_request, void *f_flag, void *f_status, MPI_Fint *f_ierr) 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Test, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -14040,7 +14304,8 @@ void mpi_test_cancelled_(void *f_status, void *f_flag, MPI_Fint *f_ierr) {
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test_cancelled))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Test_cancelled, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -14095,7 +14360,8 @@ void mpi_testsome_(void *f_incount, void *f_array_of_requests, void *f_outcount,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testsome))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Testsome, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -14142,7 +14408,8 @@ void mpi_topo_test_(void *f_comm, void *f_status, MPI_Fint *f_ierr) {
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Topo_test))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Topo_test, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -14187,7 +14454,8 @@ void mpi_type_commit_(void *f_type, MPI_Fint *f_ierr) {
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_commit))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_commit, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -14236,7 +14504,8 @@ void mpi_type_contiguous_(void *f_count, void *f_oldtype, void *f_newtype, MPI_F
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_contiguous))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_contiguous, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -14302,7 +14571,8 @@ void mpi_type_create_darray_(void *f_size, void *f_rank, void *f_ndims, void *f_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_darray))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_darray, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -14351,7 +14621,8 @@ void mpi_type_create_f90_complex_(void *f_p, void *f_r, void *f_newtype, MPI_Fin
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_complex))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_f90_complex, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -14398,7 +14669,8 @@ void mpi_type_create_f90_integer_(void *f_r, void *f_newtype, MPI_Fint *f_ierr) 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_integer))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_f90_integer, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -14447,7 +14719,8 @@ void mpi_type_create_f90_real_(void *f_p, void *f_r, void *f_newtype, MPI_Fint *
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_real))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_f90_real, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -14504,7 +14777,8 @@ void mpi_type_create_hindexed_block_(void *f_count, void *f_blocklength,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed_block))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_hindexed_block, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -14562,7 +14836,8 @@ void mpi_type_create_hindexed_(void *f_count, void *f_array_of_blocklengths,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_hindexed, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -14617,7 +14892,8 @@ void mpi_type_create_hvector_(void *f_count, void *f_blocklength, void *f_stride
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hvector))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_hvector, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -14668,7 +14944,8 @@ void mpi_type_create_keyval_(void *f_type_copy_attr_fn, void *f_type_delete_attr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_keyval))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_keyval, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -14725,7 +15002,8 @@ void mpi_type_create_indexed_block_(void *f_count, void *f_blocklength,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_indexed_block))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_indexed_block, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -14781,7 +15059,8 @@ void mpi_type_create_struct_(void *f_count, void *f_array_of_block_lengths,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_struct))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_struct, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -14842,7 +15121,8 @@ void mpi_type_create_subarray_(void *f_ndims, void *f_size_array, void *f_subsiz
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_subarray))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_subarray, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -14895,7 +15175,8 @@ void mpi_type_create_resized_(void *f_oldtype, void *f_lb, void *f_extent, void 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_resized))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_resized, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -14939,7 +15220,8 @@ void mpi_type_delete_attr_(void *f_type, void *f_type_keyval, MPI_Fint *f_ierr) 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_delete_attr))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_delete_attr, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -14986,7 +15268,8 @@ void mpi_type_dup_(void *f_type, void *f_newtype, MPI_Fint *f_ierr) {
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_dup))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_dup, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -15031,7 +15314,8 @@ void mpi_type_free_(void *f_type, MPI_Fint *f_ierr) {
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_free, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -15076,7 +15360,8 @@ void mpi_type_free_keyval_(void *f_type_keyval, MPI_Fint *f_ierr) {
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free_keyval))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_free_keyval, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -15129,7 +15414,8 @@ void mpi_type_get_attr_(void *f_type, void *f_type_keyval, void *f_attribute_val
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_attr))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_attr, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -15189,7 +15475,8 @@ void mpi_type_get_contents_(void *f_mtype, void *f_max_integers, void *f_max_add
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_contents))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_contents, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -15253,7 +15540,8 @@ void mpi_type_get_envelope_(void *f_type, void *f_num_integers, void *f_num_addr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_envelope))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_envelope, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -15305,7 +15593,8 @@ void mpi_type_get_extent_(void *f_type, void *f_lb, void *f_extent, MPI_Fint *f_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_extent, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -15357,7 +15646,8 @@ void mpi_type_get_extent_x_(void *f_type, void *f_lb, void *f_extent, MPI_Fint *
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent_x))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_extent_x, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -15409,7 +15699,8 @@ void mpi_type_get_name_(void *f_type, void *f_type_name, void *f_resultlen, MPI_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_name))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_name, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -15463,7 +15754,8 @@ void mpi_type_get_true_extent_(void *f_datatype, void *f_true_lb, void *f_true_e
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_true_extent, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -15517,7 +15809,8 @@ void mpi_type_get_true_extent_x_(void *f_datatype, void *f_true_lb, void *f_true
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent_x))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_true_extent_x, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -15572,7 +15865,8 @@ void mpi_type_indexed_(void *f_count, void *f_array_of_blocklengths, void *f_arr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_indexed))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_indexed, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -15621,7 +15915,8 @@ void mpi_type_match_size_(void *f_typeclass, void *f_size, void *f_type, MPI_Fin
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_match_size))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_match_size, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -15667,7 +15962,8 @@ void mpi_type_set_attr_(void *f_type, void *f_type_keyval, void *f_attr_val, MPI
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_attr))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_set_attr, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -15710,7 +16006,8 @@ void mpi_type_set_name_(void *f_type, void *f_type_name, MPI_Fint *f_ierr, size_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_name))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_set_name, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -15757,7 +16054,8 @@ void mpi_type_size_(void *f_type, void *f_size, MPI_Fint *f_ierr) {
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_size, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -15804,7 +16102,8 @@ void mpi_type_size_x_(void *f_type, void *f_size, MPI_Fint *f_ierr) {
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size_x))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_size_x, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -15859,7 +16158,8 @@ void mpi_type_vector_(void *f_count, void *f_blocklength, void *f_stride, void *
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_vector))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_vector, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -15919,7 +16219,8 @@ void mpi_unpack_(void *f_inbuf, void *f_insize, void *f_position, void *f_outbuf
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Unpack, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -15965,7 +16266,8 @@ void mpi_unpublish_name_(void *f_service_name, void *f_info, void *f_port_name, 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpublish_name))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Unpublish_name, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -16024,7 +16326,8 @@ void mpi_unpack_external_(void *f_datarep, void *f_inbuf, void *f_insize, void *
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack_external))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Unpack_external, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -16072,7 +16375,8 @@ void mpi_waitall_(void *f_count, void *f_array_of_requests, void *f_array_of_sta
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitall))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Waitall, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -16124,7 +16428,8 @@ void mpi_waitany_(void *f_count, void *f_array_of_requests, void *f_index, void 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitany))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Waitany, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -16174,7 +16479,8 @@ void mpi_wait_(void *f_request, void *f_status, MPI_Fint *f_ierr) {
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wait))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Wait, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -16229,7 +16535,8 @@ void mpi_waitsome_(void *f_incount, void *f_array_of_requests, void *f_outcount,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitsome))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Waitsome, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -16287,7 +16594,8 @@ void mpi_win_allocate_(void *f_size, void *f_disp_unit, void *f_info, void *f_co
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_allocate, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -16345,7 +16653,8 @@ void mpi_win_allocate_shared_(void *f_size, void *f_disp_unit, void *f_info, voi
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate_shared))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_allocate_shared, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -16391,7 +16700,8 @@ void mpi_win_attach_(void *f_win, void *f_base, void *f_size, MPI_Fint *f_ierr) 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_attach))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_attach, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -16435,7 +16745,8 @@ void mpi_win_call_errhandler_(void *f_win, void *f_errorcode, MPI_Fint *f_ierr) 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_call_errhandler))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_call_errhandler, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -16477,7 +16788,8 @@ void mpi_win_complete_(void *f_win, MPI_Fint *f_ierr) {
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_complete))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_complete, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -16534,7 +16846,8 @@ void mpi_win_create_(void *f_base, void *f_size, void *f_disp_unit, void *f_info
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_create, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -16583,7 +16896,8 @@ void mpi_win_create_dynamic_(void *f_info, void *f_comm, void *f_win, MPI_Fint *
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_dynamic))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_create_dynamic, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -16629,7 +16943,8 @@ void mpi_win_create_errhandler_(void *f_function, void *f_errhandler, MPI_Fint *
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_errhandler))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_create_errhandler, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -16680,7 +16995,8 @@ void mpi_win_create_keyval_(void *f_win_copy_attr_fn, void *f_win_delete_attr_fn
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_keyval))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_create_keyval, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -16724,7 +17040,8 @@ void mpi_win_delete_attr_(void *f_win, void *f_win_keyval, MPI_Fint *f_ierr) {
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_delete_attr))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_delete_attr, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -16768,7 +17085,8 @@ void mpi_win_detach_(void *f_win, void *f_base, MPI_Fint *f_ierr) {
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_detach))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_detach, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -16812,7 +17130,8 @@ void mpi_win_fence_(void *f_assert, void *f_win, MPI_Fint *f_ierr) {
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_fence))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_fence, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -16856,7 +17175,8 @@ void mpi_win_flush_(void *f_rank, void *f_win, MPI_Fint *f_ierr) {
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_flush, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -16898,7 +17218,8 @@ void mpi_win_flush_all_(void *f_win, MPI_Fint *f_ierr) {
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_all))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_flush_all, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -16942,7 +17263,8 @@ void mpi_win_flush_local_(void *f_rank, void *f_win, MPI_Fint *f_ierr) {
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_flush_local, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -16984,7 +17306,8 @@ void mpi_win_flush_local_all_(void *f_win, MPI_Fint *f_ierr) {
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local_all))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_flush_local_all, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -17029,7 +17352,8 @@ void mpi_win_free_(void *f_win, MPI_Fint *f_ierr) {
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_free, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -17074,7 +17398,8 @@ void mpi_win_free_keyval_(void *f_win_keyval, MPI_Fint *f_ierr) {
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free_keyval))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_free_keyval, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -17127,7 +17452,8 @@ void mpi_win_get_attr_(void *f_win, void *f_win_keyval, void *f_attribute_val, v
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_attr))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_get_attr, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -17174,7 +17500,8 @@ void mpi_win_get_errhandler_(void *f_win, void *f_errhandler, MPI_Fint *f_ierr) 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_errhandler))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_get_errhandler, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -17221,7 +17548,8 @@ void mpi_win_get_group_(void *f_win, void *f_group, MPI_Fint *f_ierr) {
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_group))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_get_group, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -17268,7 +17596,8 @@ void mpi_win_get_info_(void *f_win, void *f_info_used, MPI_Fint *f_ierr) {
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_info))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_get_info, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -17320,7 +17649,8 @@ void mpi_win_get_name_(void *f_win, void *f_win_name, void *f_resultlen, MPI_Fin
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_name))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_get_name, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -17368,7 +17698,8 @@ void mpi_win_lock_(void *f_lock_type, void *f_rank, void *f_assert, void *f_win,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_lock, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -17412,7 +17743,8 @@ void mpi_win_lock_all_(void *f_assert, void *f_win, MPI_Fint *f_ierr) {
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock_all))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_lock_all, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -17458,7 +17790,8 @@ void mpi_win_post_(void *f_group, void *f_assert, void *f_win, MPI_Fint *f_ierr)
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_post))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_post, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -17504,7 +17837,8 @@ void mpi_win_set_attr_(void *f_win, void *f_win_keyval, void *f_attribute_val, M
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_attr))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_set_attr, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -17548,7 +17882,8 @@ void mpi_win_set_errhandler_(void *f_win, void *f_errhandler, MPI_Fint *f_ierr) 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_errhandler))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_set_errhandler, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -17592,7 +17927,8 @@ void mpi_win_set_info_(void *f_win, void *f_info, MPI_Fint *f_ierr) {
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_info))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_set_info, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -17635,7 +17971,8 @@ void mpi_win_set_name_(void *f_win, void *f_win_name, MPI_Fint *f_ierr, size_t f
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_name))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_set_name, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -17693,7 +18030,8 @@ void mpi_win_shared_query_(void *f_win, void *f_rank, void *f_size, void *f_disp
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_shared_query))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_shared_query, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -17739,7 +18077,8 @@ void mpi_win_start_(void *f_group, void *f_assert, void *f_win, MPI_Fint *f_ierr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_start))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_start, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -17781,7 +18120,8 @@ void mpi_win_sync_(void *f_win, MPI_Fint *f_ierr) {
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_sync))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_sync, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -17828,7 +18168,8 @@ void mpi_win_test_(void *f_win, void *f_flag, MPI_Fint *f_ierr) {
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_test))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_test, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -17872,7 +18213,8 @@ void mpi_win_unlock_(void *f_rank, void *f_win, MPI_Fint *f_ierr) {
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_unlock, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -17914,7 +18256,8 @@ void mpi_win_unlock_all_(void *f_win, MPI_Fint *f_ierr) {
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock_all))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_unlock_all, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -17956,7 +18299,8 @@ void mpi_win_wait_(void *f_win, MPI_Fint *f_ierr) {
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_wait))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_wait, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -18000,7 +18344,8 @@ void mpi_attr_delete_(void *f_comm, void *f_keyval, MPI_Fint *f_ierr) {
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_delete))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Attr_delete, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -18053,7 +18398,8 @@ void mpi_attr_get_(void *f_comm, void *f_keyval, void *f_attribute_val, void *f_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_get))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Attr_get, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -18099,7 +18445,8 @@ void mpi_attr_put_(void *f_comm, void *f_keyval, void *f_attribute_val, MPI_Fint
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_put))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Attr_put, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -18150,7 +18497,8 @@ void mpi_keyval_create_(void *f_copy_fn, void *f_delete_fn, void *f_keyval, void
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_create))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Keyval_create, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }
 
@@ -18195,6 +18543,7 @@ void mpi_keyval_free_(void *f_keyval, MPI_Fint *f_ierr) {
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_free))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Keyval_free, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
 }

@@ -821,19 +821,18 @@ static int openmpi_traced_MPI_Abort(openmpi_MPI_Abort_fn *tracer_real, const voi
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Abort) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Abort__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 0);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(comm, errorcode);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(0, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(0, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -860,7 +859,8 @@ static int openmpi_traced_MPI_Abort(openmpi_MPI_Abort_fn *tracer_real, const voi
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Abort))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Abort, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -901,20 +901,19 @@ static int openmpi_traced_MPI_Accumulate(openmpi_MPI_Accumulate_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Accumulate) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Accumulate__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 1);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(origin_addr, origin_count, origin_datatype, target_rank,
                                 target_disp, target_count, target_datatype, op, win);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(1, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(1, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -961,7 +960,8 @@ static int openmpi_traced_MPI_Accumulate(openmpi_MPI_Accumulate_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Accumulate))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Accumulate, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -1003,19 +1003,18 @@ static int openmpi_traced_MPI_Add_error_class(openmpi_MPI_Add_error_class_fn *tr
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_class) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_class__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 2);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(errorclass);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(2, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(2, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -1041,7 +1040,8 @@ static int openmpi_traced_MPI_Add_error_class(openmpi_MPI_Add_error_class_fn *tr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_class))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Add_error_class, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -1079,19 +1079,18 @@ static int openmpi_traced_MPI_Add_error_code(openmpi_MPI_Add_error_code_fn *trac
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_code) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_code__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 3);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(errorclass, errorcode);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(3, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(3, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -1119,7 +1118,8 @@ static int openmpi_traced_MPI_Add_error_code(openmpi_MPI_Add_error_code_fn *trac
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_code))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Add_error_code, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -1158,19 +1158,18 @@ static int openmpi_traced_MPI_Add_error_string(openmpi_MPI_Add_error_string_fn *
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_string) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_string__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 4);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(errorcode, string);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(4, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(4, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -1197,7 +1196,8 @@ static int openmpi_traced_MPI_Add_error_string(openmpi_MPI_Add_error_string_fn *
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_string))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Add_error_string, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -1237,19 +1237,18 @@ static int openmpi_traced_MPI_Allgather(openmpi_MPI_Allgather_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgather) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgather__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 5);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(5, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(5, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -1290,7 +1289,8 @@ static int openmpi_traced_MPI_Allgather(openmpi_MPI_Allgather_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgather))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Allgather, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -1332,20 +1332,19 @@ static int openmpi_traced_MPI_Iallgather(openmpi_MPI_Iallgather_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgather) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgather__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 6);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
                                 request);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(6, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(6, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -1389,7 +1388,8 @@ static int openmpi_traced_MPI_Iallgather(openmpi_MPI_Iallgather_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgather))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iallgather, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -1431,20 +1431,19 @@ static int openmpi_traced_MPI_Allgatherv(openmpi_MPI_Allgatherv_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgatherv) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgatherv__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 7);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
                                 comm);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(7, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(7, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -1487,7 +1486,8 @@ static int openmpi_traced_MPI_Allgatherv(openmpi_MPI_Allgatherv_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgatherv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Allgatherv, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -1531,20 +1531,19 @@ static int openmpi_traced_MPI_Iallgatherv(openmpi_MPI_Iallgatherv_fn *tracer_rea
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgatherv) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgatherv__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 8);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
                                 comm, request);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(8, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(8, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -1591,7 +1590,8 @@ static int openmpi_traced_MPI_Iallgatherv(openmpi_MPI_Iallgatherv_fn *tracer_rea
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgatherv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iallgatherv, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -1634,19 +1634,18 @@ static int openmpi_traced_MPI_Alloc_mem(openmpi_MPI_Alloc_mem_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alloc_mem) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alloc_mem__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 9);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(size, info, baseptr);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(9, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(9, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -1675,7 +1674,8 @@ static int openmpi_traced_MPI_Alloc_mem(openmpi_MPI_Alloc_mem_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alloc_mem))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Alloc_mem, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -1714,19 +1714,18 @@ static int openmpi_traced_MPI_Allreduce(openmpi_MPI_Allreduce_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allreduce) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allreduce__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 10);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(sendbuf, recvbuf, count, datatype, op, comm);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(10, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(10, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -1764,7 +1763,8 @@ static int openmpi_traced_MPI_Allreduce(openmpi_MPI_Allreduce_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allreduce))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Allreduce, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -1805,19 +1805,18 @@ static int openmpi_traced_MPI_Iallreduce(openmpi_MPI_Iallreduce_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallreduce) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallreduce__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 11);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(sendbuf, recvbuf, count, datatype, op, comm, request);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(11, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(11, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -1858,7 +1857,8 @@ static int openmpi_traced_MPI_Iallreduce(openmpi_MPI_Iallreduce_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallreduce))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iallreduce, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -1899,19 +1899,18 @@ static int openmpi_traced_MPI_Alltoall(openmpi_MPI_Alltoall_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoall) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoall__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 12);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(12, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(12, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -1952,7 +1951,8 @@ static int openmpi_traced_MPI_Alltoall(openmpi_MPI_Alltoall_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoall))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Alltoall, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -1994,20 +1994,19 @@ static int openmpi_traced_MPI_Ialltoall(openmpi_MPI_Ialltoall_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoall) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoall__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 13);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
                                 request);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(13, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(13, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -2051,7 +2050,8 @@ static int openmpi_traced_MPI_Ialltoall(openmpi_MPI_Ialltoall_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoall))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ialltoall, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -2095,20 +2095,19 @@ static int openmpi_traced_MPI_Alltoallv(openmpi_MPI_Alltoallv_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallv) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallv__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 14);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
                                 rdispls, recvtype, comm);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(14, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(14, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -2153,7 +2152,8 @@ static int openmpi_traced_MPI_Alltoallv(openmpi_MPI_Alltoallv_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Alltoallv, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -2200,20 +2200,19 @@ static int openmpi_traced_MPI_Ialltoallv(openmpi_MPI_Ialltoallv_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallv) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallv__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 15);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
                                 rdispls, recvtype, comm, request);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(15, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(15, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -2261,7 +2260,8 @@ static int openmpi_traced_MPI_Ialltoallv(openmpi_MPI_Ialltoallv_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ialltoallv, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -2308,20 +2308,19 @@ static int openmpi_traced_MPI_Alltoallw(openmpi_MPI_Alltoallw_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallw) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallw__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 16);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
                                 rdispls, recvtypes, comm);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(16, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(16, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -2366,7 +2365,8 @@ static int openmpi_traced_MPI_Alltoallw(openmpi_MPI_Alltoallw_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallw))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Alltoallw, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -2414,20 +2414,19 @@ static int openmpi_traced_MPI_Ialltoallw(openmpi_MPI_Ialltoallw_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallw) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallw__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 17);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
                                 rdispls, recvtypes, comm, request);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(17, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(17, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -2475,7 +2474,8 @@ static int openmpi_traced_MPI_Ialltoallw(openmpi_MPI_Ialltoallw_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallw))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ialltoallw, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -2518,19 +2518,18 @@ static int openmpi_traced_MPI_Barrier(openmpi_MPI_Barrier_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Barrier) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Barrier__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 18);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(comm);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(18, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(18, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -2555,7 +2554,8 @@ static int openmpi_traced_MPI_Barrier(openmpi_MPI_Barrier_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Barrier))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Barrier, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -2593,19 +2593,18 @@ static int openmpi_traced_MPI_Ibarrier(openmpi_MPI_Ibarrier_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibarrier) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibarrier__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 19);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(comm, request);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(19, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(19, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -2633,7 +2632,8 @@ static int openmpi_traced_MPI_Ibarrier(openmpi_MPI_Ibarrier_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibarrier))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ibarrier, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -2671,19 +2671,18 @@ static int openmpi_traced_MPI_Bcast(openmpi_MPI_Bcast_fn *tracer_real, const voi
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bcast) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bcast__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 20);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(buffer, count, datatype, root, comm);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(20, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(20, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -2719,7 +2718,8 @@ static int openmpi_traced_MPI_Bcast(openmpi_MPI_Bcast_fn *tracer_real, const voi
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bcast))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Bcast, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -2758,19 +2758,18 @@ static int openmpi_traced_MPI_Bsend(openmpi_MPI_Bsend_fn *tracer_real, const voi
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 21);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(buf, count, datatype, dest, tag, comm);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(21, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(21, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -2808,7 +2807,8 @@ static int openmpi_traced_MPI_Bsend(openmpi_MPI_Bsend_fn *tracer_real, const voi
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Bsend, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -2847,19 +2847,18 @@ static int openmpi_traced_MPI_Ibcast(openmpi_MPI_Ibcast_fn *tracer_real, const v
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibcast) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibcast__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 22);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(buffer, count, datatype, root, comm, request);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(22, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(22, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -2899,7 +2898,8 @@ static int openmpi_traced_MPI_Ibcast(openmpi_MPI_Ibcast_fn *tracer_real, const v
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibcast))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ibcast, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -2940,19 +2940,18 @@ static int openmpi_traced_MPI_Bsend_init(openmpi_MPI_Bsend_init_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend_init) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend_init__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 23);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(buf, count, datatype, dest, tag, comm, request);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(23, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(23, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -2994,7 +2993,8 @@ static int openmpi_traced_MPI_Bsend_init(openmpi_MPI_Bsend_init_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend_init))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Bsend_init, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -3033,19 +3033,18 @@ static int openmpi_traced_MPI_Buffer_attach(openmpi_MPI_Buffer_attach_fn *tracer
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_attach) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_attach__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 24);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(buffer, size);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(24, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(24, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -3072,7 +3071,8 @@ static int openmpi_traced_MPI_Buffer_attach(openmpi_MPI_Buffer_attach_fn *tracer
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_attach))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Buffer_attach, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -3109,19 +3109,18 @@ static int openmpi_traced_MPI_Buffer_detach(openmpi_MPI_Buffer_detach_fn *tracer
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_detach) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_detach__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 25);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(buffer, size);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(25, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(25, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -3149,7 +3148,8 @@ static int openmpi_traced_MPI_Buffer_detach(openmpi_MPI_Buffer_detach_fn *tracer
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_detach))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Buffer_detach, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -3186,19 +3186,18 @@ static int openmpi_traced_MPI_Cancel(openmpi_MPI_Cancel_fn *tracer_real, const v
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cancel) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cancel__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 26);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(request);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(26, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(26, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -3224,7 +3223,8 @@ static int openmpi_traced_MPI_Cancel(openmpi_MPI_Cancel_fn *tracer_real, const v
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cancel))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cancel, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -3262,19 +3262,18 @@ static int openmpi_traced_MPI_Cart_coords(openmpi_MPI_Cart_coords_fn *tracer_rea
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_coords) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_coords__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 27);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(comm, rank, maxdims, coords);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(27, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(27, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -3306,7 +3305,8 @@ static int openmpi_traced_MPI_Cart_coords(openmpi_MPI_Cart_coords_fn *tracer_rea
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_coords))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_coords, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -3346,19 +3346,18 @@ static int openmpi_traced_MPI_Cart_create(openmpi_MPI_Cart_create_fn *tracer_rea
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_create) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_create__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 28);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(old_comm, ndims, dims, periods, reorder, comm_cart);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(28, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(28, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -3396,7 +3395,8 @@ static int openmpi_traced_MPI_Cart_create(openmpi_MPI_Cart_create_fn *tracer_rea
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_create))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_create, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -3436,19 +3436,18 @@ static int openmpi_traced_MPI_Cart_get(openmpi_MPI_Cart_get_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_get) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_get__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 29);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(comm, maxdims, dims, periods, coords);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(29, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(29, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -3482,7 +3481,8 @@ static int openmpi_traced_MPI_Cart_get(openmpi_MPI_Cart_get_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_get))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_get, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -3521,19 +3521,18 @@ static int openmpi_traced_MPI_Cart_map(openmpi_MPI_Cart_map_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_map) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_map__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 30);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(comm, ndims, dims, periods, newrank);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(30, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(30, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -3568,7 +3567,8 @@ static int openmpi_traced_MPI_Cart_map(openmpi_MPI_Cart_map_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_map))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_map, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -3607,19 +3607,18 @@ static int openmpi_traced_MPI_Cart_rank(openmpi_MPI_Cart_rank_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_rank) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_rank__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 31);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(comm, coords, rank);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(31, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(31, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -3649,7 +3648,8 @@ static int openmpi_traced_MPI_Cart_rank(openmpi_MPI_Cart_rank_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_rank))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_rank, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -3687,19 +3687,18 @@ static int openmpi_traced_MPI_Cart_shift(openmpi_MPI_Cart_shift_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_shift) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_shift__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 32);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(comm, direction, disp, rank_source, rank_dest);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(32, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(32, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -3735,7 +3734,8 @@ static int openmpi_traced_MPI_Cart_shift(openmpi_MPI_Cart_shift_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_shift))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_shift, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -3774,19 +3774,18 @@ static int openmpi_traced_MPI_Cart_sub(openmpi_MPI_Cart_sub_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_sub) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_sub__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 33);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(comm, remain_dims, new_comm);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(33, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(33, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -3817,7 +3816,8 @@ static int openmpi_traced_MPI_Cart_sub(openmpi_MPI_Cart_sub_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_sub))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_sub, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -3855,19 +3855,18 @@ static int openmpi_traced_MPI_Cartdim_get(openmpi_MPI_Cartdim_get_fn *tracer_rea
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cartdim_get) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cartdim_get__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 34);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(comm, ndims);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(34, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(34, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -3895,7 +3894,8 @@ static int openmpi_traced_MPI_Cartdim_get(openmpi_MPI_Cartdim_get_fn *tracer_rea
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cartdim_get))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cartdim_get, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -3932,19 +3932,18 @@ static int openmpi_traced_MPI_Close_port(openmpi_MPI_Close_port_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Close_port) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Close_port__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 35);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(port_name);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(35, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(35, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -3969,7 +3968,8 @@ static int openmpi_traced_MPI_Close_port(openmpi_MPI_Close_port_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Close_port))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Close_port, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -4007,19 +4007,18 @@ static int openmpi_traced_MPI_Comm_accept(openmpi_MPI_Comm_accept_fn *tracer_rea
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_accept) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_accept__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 36);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(port_name, info, root, comm, newcomm);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(36, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(36, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -4054,7 +4053,8 @@ static int openmpi_traced_MPI_Comm_accept(openmpi_MPI_Comm_accept_fn *tracer_rea
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_accept))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_accept, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -4093,19 +4093,18 @@ static int openmpi_traced_MPI_Comm_call_errhandler(openmpi_MPI_Comm_call_errhand
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_call_errhandler) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_call_errhandler__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 37);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(comm, errorcode);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(37, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(37, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -4132,7 +4131,8 @@ static int openmpi_traced_MPI_Comm_call_errhandler(openmpi_MPI_Comm_call_errhand
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_call_errhandler))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_call_errhandler, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -4171,19 +4171,18 @@ static int openmpi_traced_MPI_Comm_compare(openmpi_MPI_Comm_compare_fn *tracer_r
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_compare) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_compare__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 38);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(comm1, comm2, result);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(38, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(38, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -4213,7 +4212,8 @@ static int openmpi_traced_MPI_Comm_compare(openmpi_MPI_Comm_compare_fn *tracer_r
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_compare))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_compare, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -4253,19 +4253,18 @@ static int openmpi_traced_MPI_Comm_connect(openmpi_MPI_Comm_connect_fn *tracer_r
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_connect) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_connect__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 39);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(port_name, info, root, comm, newcomm);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(39, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(39, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -4300,7 +4299,8 @@ static int openmpi_traced_MPI_Comm_connect(openmpi_MPI_Comm_connect_fn *tracer_r
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_connect))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_connect, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -4341,19 +4341,18 @@ static int openmpi_traced_MPI_Comm_create_errhandler(openmpi_MPI_Comm_create_err
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_errhandler) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_errhandler__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 40);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(function, errhandler);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(40, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(40, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -4381,7 +4380,8 @@ static int openmpi_traced_MPI_Comm_create_errhandler(openmpi_MPI_Comm_create_err
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_errhandler))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_create_errhandler, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -4422,19 +4422,18 @@ static int openmpi_traced_MPI_Comm_create_keyval(openmpi_MPI_Comm_create_keyval_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_keyval) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_keyval__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 41);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(comm_copy_attr_fn, comm_delete_attr_fn, comm_keyval, extra_state);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(41, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(41, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -4468,7 +4467,8 @@ static int openmpi_traced_MPI_Comm_create_keyval(openmpi_MPI_Comm_create_keyval_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_keyval))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_create_keyval, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -4510,19 +4510,18 @@ static int openmpi_traced_MPI_Comm_create_group(openmpi_MPI_Comm_create_group_fn
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_group) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_group__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 42);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(comm, group, tag, newcomm);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(42, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(42, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -4555,7 +4554,8 @@ static int openmpi_traced_MPI_Comm_create_group(openmpi_MPI_Comm_create_group_fn
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_group))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_create_group, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -4594,19 +4594,18 @@ static int openmpi_traced_MPI_Comm_create(openmpi_MPI_Comm_create_fn *tracer_rea
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 43);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(comm, group, newcomm);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(43, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(43, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -4636,7 +4635,8 @@ static int openmpi_traced_MPI_Comm_create(openmpi_MPI_Comm_create_fn *tracer_rea
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_create, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -4675,19 +4675,18 @@ static int openmpi_traced_MPI_Comm_delete_attr(openmpi_MPI_Comm_delete_attr_fn *
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_delete_attr) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_delete_attr__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 44);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(comm, comm_keyval);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(44, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(44, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -4714,7 +4713,8 @@ static int openmpi_traced_MPI_Comm_delete_attr(openmpi_MPI_Comm_delete_attr_fn *
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_delete_attr))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_delete_attr, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -4752,19 +4752,18 @@ static int openmpi_traced_MPI_Comm_disconnect(openmpi_MPI_Comm_disconnect_fn *tr
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_disconnect) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_disconnect__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 45);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(comm);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(45, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(45, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -4790,7 +4789,8 @@ static int openmpi_traced_MPI_Comm_disconnect(openmpi_MPI_Comm_disconnect_fn *tr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_disconnect))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_disconnect, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -4827,19 +4827,18 @@ static int openmpi_traced_MPI_Comm_dup(openmpi_MPI_Comm_dup_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 46);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(comm, newcomm);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(46, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(46, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -4867,7 +4866,8 @@ static int openmpi_traced_MPI_Comm_dup(openmpi_MPI_Comm_dup_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_dup, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -4905,19 +4905,18 @@ static int openmpi_traced_MPI_Comm_idup(openmpi_MPI_Comm_idup_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_idup) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_idup__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 47);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(comm, newcomm, request);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(47, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(47, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -4949,7 +4948,8 @@ static int openmpi_traced_MPI_Comm_idup(openmpi_MPI_Comm_idup_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_idup))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_idup, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -4988,19 +4988,18 @@ static int openmpi_traced_MPI_Comm_dup_with_info(openmpi_MPI_Comm_dup_with_info_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup_with_info) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup_with_info__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 48);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(comm, info, newcomm);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(48, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(48, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -5030,7 +5029,8 @@ static int openmpi_traced_MPI_Comm_dup_with_info(openmpi_MPI_Comm_dup_with_info_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup_with_info))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_dup_with_info, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -5068,19 +5068,18 @@ static int openmpi_traced_MPI_Comm_free_keyval(openmpi_MPI_Comm_free_keyval_fn *
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free_keyval) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free_keyval__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 49);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(comm_keyval);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(49, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(49, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -5106,7 +5105,8 @@ static int openmpi_traced_MPI_Comm_free_keyval(openmpi_MPI_Comm_free_keyval_fn *
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free_keyval))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_free_keyval, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -5143,19 +5143,18 @@ static int openmpi_traced_MPI_Comm_free(openmpi_MPI_Comm_free_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 50);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(comm);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(50, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(50, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -5181,7 +5180,8 @@ static int openmpi_traced_MPI_Comm_free(openmpi_MPI_Comm_free_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_free, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -5219,19 +5219,18 @@ static int openmpi_traced_MPI_Comm_get_attr(openmpi_MPI_Comm_get_attr_fn *tracer
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_attr) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_attr__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 51);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(comm, comm_keyval, attribute_val, flag);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(51, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(51, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -5264,7 +5263,8 @@ static int openmpi_traced_MPI_Comm_get_attr(openmpi_MPI_Comm_get_attr_fn *tracer
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_attr))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_get_attr, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -5305,20 +5305,19 @@ static int openmpi_traced_MPI_Dist_graph_create(openmpi_MPI_Dist_graph_create_fn
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 52);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(comm_old, n, nodes, degrees, targets, weights, info, reorder,
                                 newcomm);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(52, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(52, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -5363,7 +5362,8 @@ static int openmpi_traced_MPI_Dist_graph_create(openmpi_MPI_Dist_graph_create_fn
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Dist_graph_create, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -5411,20 +5411,19 @@ static int openmpi_traced_MPI_Dist_graph_create_adjacent(openmpi_MPI_Dist_graph_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create_adjacent) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create_adjacent__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 53);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(comm_old, indegree, sources, sourceweights, outdegree, destinations,
                                 destweights, info, reorder, comm_dist_graph);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(53, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(53, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -5472,7 +5471,8 @@ static int openmpi_traced_MPI_Dist_graph_create_adjacent(openmpi_MPI_Dist_graph_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create_adjacent))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Dist_graph_create_adjacent, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -5520,20 +5520,19 @@ static int openmpi_traced_MPI_Dist_graph_neighbors(openmpi_MPI_Dist_graph_neighb
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 54);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(comm, maxindegree, sources, sourceweights, maxoutdegree,
                                 destinations, destweights);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(54, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(54, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -5573,7 +5572,8 @@ static int openmpi_traced_MPI_Dist_graph_neighbors(openmpi_MPI_Dist_graph_neighb
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Dist_graph_neighbors, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -5616,19 +5616,18 @@ static int openmpi_traced_MPI_Dist_graph_neighbors_count(openmpi_MPI_Dist_graph_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors_count) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors_count__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 55);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(comm, inneighbors, outneighbors, weighted);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(55, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(55, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -5663,7 +5662,8 @@ static int openmpi_traced_MPI_Dist_graph_neighbors_count(openmpi_MPI_Dist_graph_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors_count))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Dist_graph_neighbors_count, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -5702,19 +5702,18 @@ static int openmpi_traced_MPI_Comm_get_errhandler(openmpi_MPI_Comm_get_errhandle
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_errhandler) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_errhandler__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 56);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(comm, erhandler);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(56, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(56, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -5742,7 +5741,8 @@ static int openmpi_traced_MPI_Comm_get_errhandler(openmpi_MPI_Comm_get_errhandle
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_errhandler))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_get_errhandler, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -5781,19 +5781,18 @@ static int openmpi_traced_MPI_Comm_get_info(openmpi_MPI_Comm_get_info_fn *tracer
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_info) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_info__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 57);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(comm, info_used);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(57, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(57, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -5821,7 +5820,8 @@ static int openmpi_traced_MPI_Comm_get_info(openmpi_MPI_Comm_get_info_fn *tracer
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_info))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_get_info, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -5859,19 +5859,18 @@ static int openmpi_traced_MPI_Comm_get_name(openmpi_MPI_Comm_get_name_fn *tracer
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_name) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_name__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 58);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(comm, comm_name, resultlen);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(58, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(58, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -5903,7 +5902,8 @@ static int openmpi_traced_MPI_Comm_get_name(openmpi_MPI_Comm_get_name_fn *tracer
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_name))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_get_name, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -5941,19 +5941,18 @@ static int openmpi_traced_MPI_Comm_get_parent(openmpi_MPI_Comm_get_parent_fn *tr
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_parent) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_parent__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 59);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(parent);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(59, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(59, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -5979,7 +5978,8 @@ static int openmpi_traced_MPI_Comm_get_parent(openmpi_MPI_Comm_get_parent_fn *tr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_parent))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_get_parent, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -6016,19 +6016,18 @@ static int openmpi_traced_MPI_Comm_group(openmpi_MPI_Comm_group_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_group) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_group__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 60);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(comm, group);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(60, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(60, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -6056,7 +6055,8 @@ static int openmpi_traced_MPI_Comm_group(openmpi_MPI_Comm_group_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_group))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_group, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -6093,19 +6093,18 @@ static int openmpi_traced_MPI_Comm_join(openmpi_MPI_Comm_join_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_join) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_join__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 61);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(fd, intercomm);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(61, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(61, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -6133,7 +6132,8 @@ static int openmpi_traced_MPI_Comm_join(openmpi_MPI_Comm_join_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_join))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_join, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -6170,19 +6170,18 @@ static int openmpi_traced_MPI_Comm_rank(openmpi_MPI_Comm_rank_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_rank) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_rank__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 62);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(comm, rank);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(62, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(62, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -6210,7 +6209,8 @@ static int openmpi_traced_MPI_Comm_rank(openmpi_MPI_Comm_rank_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_rank))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_rank, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -6248,19 +6248,18 @@ static int openmpi_traced_MPI_Comm_remote_group(openmpi_MPI_Comm_remote_group_fn
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_group) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_group__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 63);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(comm, group);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(63, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(63, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -6288,7 +6287,8 @@ static int openmpi_traced_MPI_Comm_remote_group(openmpi_MPI_Comm_remote_group_fn
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_group))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_remote_group, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -6325,19 +6325,18 @@ static int openmpi_traced_MPI_Comm_remote_size(openmpi_MPI_Comm_remote_size_fn *
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_size) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_size__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 64);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(comm, size);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(64, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(64, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -6365,7 +6364,8 @@ static int openmpi_traced_MPI_Comm_remote_size(openmpi_MPI_Comm_remote_size_fn *
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_size))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_remote_size, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -6403,19 +6403,18 @@ static int openmpi_traced_MPI_Comm_set_attr(openmpi_MPI_Comm_set_attr_fn *tracer
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_attr) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_attr__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 65);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(comm, comm_keyval, attribute_val);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(65, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(65, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -6445,7 +6444,8 @@ static int openmpi_traced_MPI_Comm_set_attr(openmpi_MPI_Comm_set_attr_fn *tracer
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_attr))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_set_attr, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -6484,19 +6484,18 @@ static int openmpi_traced_MPI_Comm_set_errhandler(openmpi_MPI_Comm_set_errhandle
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_errhandler) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_errhandler__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 66);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(comm, errhandler);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(66, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(66, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -6523,7 +6522,8 @@ static int openmpi_traced_MPI_Comm_set_errhandler(openmpi_MPI_Comm_set_errhandle
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_errhandler))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_set_errhandler, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -6561,19 +6561,18 @@ static int openmpi_traced_MPI_Comm_set_info(openmpi_MPI_Comm_set_info_fn *tracer
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_info) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_info__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 67);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(comm, info);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(67, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(67, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -6600,7 +6599,8 @@ static int openmpi_traced_MPI_Comm_set_info(openmpi_MPI_Comm_set_info_fn *tracer
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_info))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_set_info, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -6638,19 +6638,18 @@ static int openmpi_traced_MPI_Comm_set_name(openmpi_MPI_Comm_set_name_fn *tracer
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_name) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_name__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 68);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(comm, comm_name);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(68, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(68, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -6677,7 +6676,8 @@ static int openmpi_traced_MPI_Comm_set_name(openmpi_MPI_Comm_set_name_fn *tracer
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_name))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_set_name, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -6714,19 +6714,18 @@ static int openmpi_traced_MPI_Comm_size(openmpi_MPI_Comm_size_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_size) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_size__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 69);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(comm, size);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(69, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(69, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -6754,7 +6753,8 @@ static int openmpi_traced_MPI_Comm_size(openmpi_MPI_Comm_size_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_size))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_size, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -6794,20 +6794,19 @@ static int openmpi_traced_MPI_Comm_spawn(openmpi_MPI_Comm_spawn_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 70);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(command, argv, maxprocs, info, root, comm, intercomm,
                                 array_of_errcodes);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(70, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(70, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -6850,7 +6849,8 @@ static int openmpi_traced_MPI_Comm_spawn(openmpi_MPI_Comm_spawn_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_spawn, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -6895,20 +6895,19 @@ static int openmpi_traced_MPI_Comm_spawn_multiple(openmpi_MPI_Comm_spawn_multipl
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn_multiple) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn_multiple__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 71);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(count, array_of_commands, array_of_argv, array_of_maxprocs,
                                 array_of_info, root, comm, intercomm, array_of_errcodes);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(71, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(71, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -6954,7 +6953,8 @@ static int openmpi_traced_MPI_Comm_spawn_multiple(openmpi_MPI_Comm_spawn_multipl
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn_multiple))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_spawn_multiple, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -6998,19 +6998,18 @@ static int openmpi_traced_MPI_Comm_split(openmpi_MPI_Comm_split_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 72);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(comm, color, key, newcomm);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(72, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(72, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -7043,7 +7042,8 @@ static int openmpi_traced_MPI_Comm_split(openmpi_MPI_Comm_split_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_split, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -7083,19 +7083,18 @@ static int openmpi_traced_MPI_Comm_split_type(openmpi_MPI_Comm_split_type_fn *tr
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split_type) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split_type__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 73);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(comm, split_type, key, info, newcomm);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(73, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(73, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -7130,7 +7129,8 @@ static int openmpi_traced_MPI_Comm_split_type(openmpi_MPI_Comm_split_type_fn *tr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split_type))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_split_type, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -7168,19 +7168,18 @@ static int openmpi_traced_MPI_Comm_test_inter(openmpi_MPI_Comm_test_inter_fn *tr
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_test_inter) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_test_inter__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 74);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(comm, flag);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(74, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(74, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -7208,7 +7207,8 @@ static int openmpi_traced_MPI_Comm_test_inter(openmpi_MPI_Comm_test_inter_fn *tr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_test_inter))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_test_inter, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -7249,20 +7249,19 @@ static int openmpi_traced_MPI_Compare_and_swap(openmpi_MPI_Compare_and_swap_fn *
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Compare_and_swap) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Compare_and_swap__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 75);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(origin_addr, compare_addr, result_addr, datatype, target_rank,
                                 target_disp, win);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(75, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(75, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -7302,7 +7301,8 @@ static int openmpi_traced_MPI_Compare_and_swap(openmpi_MPI_Compare_and_swap_fn *
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Compare_and_swap))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Compare_and_swap, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -7344,19 +7344,18 @@ static int openmpi_traced_MPI_Dims_create(openmpi_MPI_Dims_create_fn *tracer_rea
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dims_create) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dims_create__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 76);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(nnodes, ndims, dims);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(76, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(76, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -7385,7 +7384,8 @@ static int openmpi_traced_MPI_Dims_create(openmpi_MPI_Dims_create_fn *tracer_rea
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dims_create))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Dims_create, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -7423,19 +7423,18 @@ static int openmpi_traced_MPI_Errhandler_free(openmpi_MPI_Errhandler_free_fn *tr
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Errhandler_free) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Errhandler_free__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 77);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(errhandler);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(77, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(77, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -7461,7 +7460,8 @@ static int openmpi_traced_MPI_Errhandler_free(openmpi_MPI_Errhandler_free_fn *tr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Errhandler_free))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Errhandler_free, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -7498,19 +7498,18 @@ static int openmpi_traced_MPI_Error_class(openmpi_MPI_Error_class_fn *tracer_rea
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_class) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_class__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 78);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(errorcode, errorclass);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(78, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(78, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -7538,7 +7537,8 @@ static int openmpi_traced_MPI_Error_class(openmpi_MPI_Error_class_fn *tracer_rea
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_class))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Error_class, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -7577,19 +7577,18 @@ static int openmpi_traced_MPI_Error_string(openmpi_MPI_Error_string_fn *tracer_r
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_string) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_string__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 79);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(errorcode, string, resultlen);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(79, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(79, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -7621,7 +7620,8 @@ static int openmpi_traced_MPI_Error_string(openmpi_MPI_Error_string_fn *tracer_r
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_string))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Error_string, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -7660,19 +7660,18 @@ static int openmpi_traced_MPI_Exscan(openmpi_MPI_Exscan_fn *tracer_real, const v
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Exscan) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Exscan__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 80);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(sendbuf, recvbuf, count, datatype, op, comm);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(80, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(80, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -7710,7 +7709,8 @@ static int openmpi_traced_MPI_Exscan(openmpi_MPI_Exscan_fn *tracer_real, const v
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Exscan))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Exscan, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -7752,20 +7752,19 @@ static int openmpi_traced_MPI_Fetch_and_op(openmpi_MPI_Fetch_and_op_fn *tracer_r
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Fetch_and_op) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Fetch_and_op__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 81);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(origin_addr, result_addr, datatype, target_rank, target_disp, op,
                                 win);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(81, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(81, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -7804,7 +7803,8 @@ static int openmpi_traced_MPI_Fetch_and_op(openmpi_MPI_Fetch_and_op_fn *tracer_r
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Fetch_and_op))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Fetch_and_op, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -7845,19 +7845,18 @@ static int openmpi_traced_MPI_Iexscan(openmpi_MPI_Iexscan_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iexscan) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iexscan__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 82);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(sendbuf, recvbuf, count, datatype, op, comm, request);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(82, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(82, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -7898,7 +7897,8 @@ static int openmpi_traced_MPI_Iexscan(openmpi_MPI_Iexscan_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iexscan))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iexscan, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -7938,19 +7938,18 @@ static int openmpi_traced_MPI_File_call_errhandler(openmpi_MPI_File_call_errhand
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_call_errhandler) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_call_errhandler__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 83);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(fh, errorcode);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(83, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(83, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -7977,7 +7976,8 @@ static int openmpi_traced_MPI_File_call_errhandler(openmpi_MPI_File_call_errhand
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_call_errhandler))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_call_errhandler, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -8017,19 +8017,18 @@ static int openmpi_traced_MPI_File_create_errhandler(openmpi_MPI_File_create_err
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_create_errhandler) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_create_errhandler__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 84);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(function, errhandler);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(84, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(84, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -8057,7 +8056,8 @@ static int openmpi_traced_MPI_File_create_errhandler(openmpi_MPI_File_create_err
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_create_errhandler))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_create_errhandler, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -8096,19 +8096,18 @@ static int openmpi_traced_MPI_File_set_errhandler(openmpi_MPI_File_set_errhandle
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_errhandler) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_errhandler__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 85);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(file, errhandler);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(85, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(85, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -8135,7 +8134,8 @@ static int openmpi_traced_MPI_File_set_errhandler(openmpi_MPI_File_set_errhandle
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_errhandler))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_set_errhandler, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -8174,19 +8174,18 @@ static int openmpi_traced_MPI_File_get_errhandler(openmpi_MPI_File_get_errhandle
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_errhandler) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_errhandler__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 86);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(file, errhandler);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(86, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(86, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -8214,7 +8213,8 @@ static int openmpi_traced_MPI_File_get_errhandler(openmpi_MPI_File_get_errhandle
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_errhandler))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_errhandler, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -8254,19 +8254,18 @@ static int openmpi_traced_MPI_File_open(openmpi_MPI_File_open_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_open) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_open__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 87);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(comm, filename, amode, info, fh);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(87, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(87, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -8301,7 +8300,8 @@ static int openmpi_traced_MPI_File_open(openmpi_MPI_File_open_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_open))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_open, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -8339,19 +8339,18 @@ static int openmpi_traced_MPI_File_close(openmpi_MPI_File_close_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_close) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_close__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 88);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(fh);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(88, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(88, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -8377,7 +8376,8 @@ static int openmpi_traced_MPI_File_close(openmpi_MPI_File_close_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_close))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_close, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -8415,19 +8415,18 @@ static int openmpi_traced_MPI_File_delete(openmpi_MPI_File_delete_fn *tracer_rea
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_delete) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_delete__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 89);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(filename, info);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(89, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(89, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -8454,7 +8453,8 @@ static int openmpi_traced_MPI_File_delete(openmpi_MPI_File_delete_fn *tracer_rea
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_delete))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_delete, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -8491,19 +8491,18 @@ static int openmpi_traced_MPI_File_set_size(openmpi_MPI_File_set_size_fn *tracer
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_size) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_size__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 90);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(fh, size);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(90, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(90, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -8530,7 +8529,8 @@ static int openmpi_traced_MPI_File_set_size(openmpi_MPI_File_set_size_fn *tracer
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_size))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_set_size, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -8568,19 +8568,18 @@ static int openmpi_traced_MPI_File_preallocate(openmpi_MPI_File_preallocate_fn *
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_preallocate) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_preallocate__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 91);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(fh, size);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(91, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(91, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -8607,7 +8606,8 @@ static int openmpi_traced_MPI_File_preallocate(openmpi_MPI_File_preallocate_fn *
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_preallocate))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_preallocate, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -8645,19 +8645,18 @@ static int openmpi_traced_MPI_File_get_size(openmpi_MPI_File_get_size_fn *tracer
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_size) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_size__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 92);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(fh, size);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(92, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(92, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -8685,7 +8684,8 @@ static int openmpi_traced_MPI_File_get_size(openmpi_MPI_File_get_size_fn *tracer
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_size))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_size, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -8723,19 +8723,18 @@ static int openmpi_traced_MPI_File_get_group(openmpi_MPI_File_get_group_fn *trac
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_group) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_group__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 93);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(fh, group);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(93, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(93, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -8763,7 +8762,8 @@ static int openmpi_traced_MPI_File_get_group(openmpi_MPI_File_get_group_fn *trac
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_group))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_group, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -8800,19 +8800,18 @@ static int openmpi_traced_MPI_File_get_amode(openmpi_MPI_File_get_amode_fn *trac
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_amode) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_amode__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 94);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(fh, amode);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(94, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(94, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -8840,7 +8839,8 @@ static int openmpi_traced_MPI_File_get_amode(openmpi_MPI_File_get_amode_fn *trac
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_amode))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_amode, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -8877,19 +8877,18 @@ static int openmpi_traced_MPI_File_set_info(openmpi_MPI_File_set_info_fn *tracer
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_info) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_info__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 95);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(fh, info);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(95, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(95, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -8916,7 +8915,8 @@ static int openmpi_traced_MPI_File_set_info(openmpi_MPI_File_set_info_fn *tracer
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_info))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_set_info, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -8954,19 +8954,18 @@ static int openmpi_traced_MPI_File_get_info(openmpi_MPI_File_get_info_fn *tracer
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_info) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_info__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 96);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(fh, info_used);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(96, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(96, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -8994,7 +8993,8 @@ static int openmpi_traced_MPI_File_get_info(openmpi_MPI_File_get_info_fn *tracer
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_info))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_info, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -9033,19 +9033,18 @@ static int openmpi_traced_MPI_File_set_view(openmpi_MPI_File_set_view_fn *tracer
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_view) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_view__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 97);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(fh, disp, etype, filetype, datarep, info);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(97, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(97, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -9082,7 +9081,8 @@ static int openmpi_traced_MPI_File_set_view(openmpi_MPI_File_set_view_fn *tracer
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_view))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_set_view, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -9123,19 +9123,18 @@ static int openmpi_traced_MPI_File_get_view(openmpi_MPI_File_get_view_fn *tracer
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_view) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_view__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 98);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(fh, disp, etype, filetype, datarep);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(98, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(98, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -9173,7 +9172,8 @@ static int openmpi_traced_MPI_File_get_view(openmpi_MPI_File_get_view_fn *tracer
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_view))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_view, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -9214,19 +9214,18 @@ static int openmpi_traced_MPI_File_read_at(openmpi_MPI_File_read_at_fn *tracer_r
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 99);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(fh, offset, buf, count, datatype, status);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(99, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(99, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -9263,7 +9262,8 @@ static int openmpi_traced_MPI_File_read_at(openmpi_MPI_File_read_at_fn *tracer_r
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_at, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -9304,19 +9304,18 @@ static int openmpi_traced_MPI_File_read_at_all(openmpi_MPI_File_read_at_all_fn *
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 100);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(fh, offset, buf, count, datatype, status);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(100, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(100, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -9353,7 +9352,8 @@ static int openmpi_traced_MPI_File_read_at_all(openmpi_MPI_File_read_at_all_fn *
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_at_all, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -9394,19 +9394,18 @@ static int openmpi_traced_MPI_File_write_at(openmpi_MPI_File_write_at_fn *tracer
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 101);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(fh, offset, buf, count, datatype, status);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(101, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(101, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -9443,7 +9442,8 @@ static int openmpi_traced_MPI_File_write_at(openmpi_MPI_File_write_at_fn *tracer
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_at, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -9484,19 +9484,18 @@ static int openmpi_traced_MPI_File_write_at_all(openmpi_MPI_File_write_at_all_fn
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 102);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(fh, offset, buf, count, datatype, status);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(102, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(102, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -9533,7 +9532,8 @@ static int openmpi_traced_MPI_File_write_at_all(openmpi_MPI_File_write_at_all_fn
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_at_all, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -9574,19 +9574,18 @@ static int openmpi_traced_MPI_File_iread_at(openmpi_MPI_File_iread_at_fn *tracer
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 103);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(fh, offset, buf, count, datatype, request);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(103, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(103, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -9624,7 +9623,8 @@ static int openmpi_traced_MPI_File_iread_at(openmpi_MPI_File_iread_at_fn *tracer
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iread_at, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -9665,19 +9665,18 @@ static int openmpi_traced_MPI_File_iwrite_at(openmpi_MPI_File_iwrite_at_fn *trac
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 104);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(fh, offset, buf, count, datatype, request);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(104, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(104, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -9715,7 +9714,8 @@ static int openmpi_traced_MPI_File_iwrite_at(openmpi_MPI_File_iwrite_at_fn *trac
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iwrite_at, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -9756,19 +9756,18 @@ static int openmpi_traced_MPI_File_iread_at_all(openmpi_MPI_File_iread_at_all_fn
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at_all) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at_all__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 105);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(fh, offset, buf, count, datatype, request);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(105, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(105, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -9806,7 +9805,8 @@ static int openmpi_traced_MPI_File_iread_at_all(openmpi_MPI_File_iread_at_all_fn
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at_all))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iread_at_all, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -9847,19 +9847,18 @@ static int openmpi_traced_MPI_File_iwrite_at_all(openmpi_MPI_File_iwrite_at_all_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at_all) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at_all__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 106);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(fh, offset, buf, count, datatype, request);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(106, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(106, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -9897,7 +9896,8 @@ static int openmpi_traced_MPI_File_iwrite_at_all(openmpi_MPI_File_iwrite_at_all_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at_all))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iwrite_at_all, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -9937,19 +9937,18 @@ static int openmpi_traced_MPI_File_read(openmpi_MPI_File_read_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 107);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(fh, buf, count, datatype, status);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(107, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(107, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -9983,7 +9982,8 @@ static int openmpi_traced_MPI_File_read(openmpi_MPI_File_read_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -10022,19 +10022,18 @@ static int openmpi_traced_MPI_File_read_all(openmpi_MPI_File_read_all_fn *tracer
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 108);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(fh, buf, count, datatype, status);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(108, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(108, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -10068,7 +10067,8 @@ static int openmpi_traced_MPI_File_read_all(openmpi_MPI_File_read_all_fn *tracer
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_all, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -10107,19 +10107,18 @@ static int openmpi_traced_MPI_File_write(openmpi_MPI_File_write_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 109);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(fh, buf, count, datatype, status);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(109, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(109, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -10153,7 +10152,8 @@ static int openmpi_traced_MPI_File_write(openmpi_MPI_File_write_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -10194,19 +10194,18 @@ static int openmpi_traced_MPI_File_write_all(openmpi_MPI_File_write_all_fn *trac
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 110);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(fh, buf, count, datatype, status);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(110, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(110, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -10240,7 +10239,8 @@ static int openmpi_traced_MPI_File_write_all(openmpi_MPI_File_write_all_fn *trac
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_all, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -10280,19 +10280,18 @@ static int openmpi_traced_MPI_File_iread(openmpi_MPI_File_iread_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 111);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(fh, buf, count, datatype, request);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(111, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(111, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -10327,7 +10326,8 @@ static int openmpi_traced_MPI_File_iread(openmpi_MPI_File_iread_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iread, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -10366,19 +10366,18 @@ static int openmpi_traced_MPI_File_iwrite(openmpi_MPI_File_iwrite_fn *tracer_rea
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 112);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(fh, buf, count, datatype, request);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(112, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(112, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -10413,7 +10412,8 @@ static int openmpi_traced_MPI_File_iwrite(openmpi_MPI_File_iwrite_fn *tracer_rea
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iwrite, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -10453,19 +10453,18 @@ static int openmpi_traced_MPI_File_iread_all(openmpi_MPI_File_iread_all_fn *trac
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_all) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_all__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 113);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(fh, buf, count, datatype, request);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(113, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(113, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -10500,7 +10499,8 @@ static int openmpi_traced_MPI_File_iread_all(openmpi_MPI_File_iread_all_fn *trac
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_all))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iread_all, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -10541,19 +10541,18 @@ static int openmpi_traced_MPI_File_iwrite_all(openmpi_MPI_File_iwrite_all_fn *tr
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_all) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_all__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 114);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(fh, buf, count, datatype, request);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(114, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(114, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -10588,7 +10587,8 @@ static int openmpi_traced_MPI_File_iwrite_all(openmpi_MPI_File_iwrite_all_fn *tr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_all))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iwrite_all, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -10628,19 +10628,18 @@ static int openmpi_traced_MPI_File_seek(openmpi_MPI_File_seek_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 115);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(fh, offset, whence);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(115, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(115, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -10669,7 +10668,8 @@ static int openmpi_traced_MPI_File_seek(openmpi_MPI_File_seek_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_seek, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -10707,19 +10707,18 @@ static int openmpi_traced_MPI_File_get_position(openmpi_MPI_File_get_position_fn
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 116);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(fh, offset);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(116, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(116, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -10747,7 +10746,8 @@ static int openmpi_traced_MPI_File_get_position(openmpi_MPI_File_get_position_fn
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_position, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -10785,19 +10785,18 @@ static int openmpi_traced_MPI_File_get_byte_offset(openmpi_MPI_File_get_byte_off
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_byte_offset) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_byte_offset__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 117);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(fh, offset, disp);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(117, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(117, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -10827,7 +10826,8 @@ static int openmpi_traced_MPI_File_get_byte_offset(openmpi_MPI_File_get_byte_off
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_byte_offset))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_byte_offset, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -10866,19 +10866,18 @@ static int openmpi_traced_MPI_File_read_shared(openmpi_MPI_File_read_shared_fn *
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_shared) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_shared__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 118);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(fh, buf, count, datatype, status);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(118, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(118, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -10912,7 +10911,8 @@ static int openmpi_traced_MPI_File_read_shared(openmpi_MPI_File_read_shared_fn *
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_shared))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_shared, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -10953,19 +10953,18 @@ static int openmpi_traced_MPI_File_write_shared(openmpi_MPI_File_write_shared_fn
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_shared) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_shared__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 119);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(fh, buf, count, datatype, status);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(119, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(119, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -10999,7 +10998,8 @@ static int openmpi_traced_MPI_File_write_shared(openmpi_MPI_File_write_shared_fn
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_shared))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_shared, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -11040,19 +11040,18 @@ static int openmpi_traced_MPI_File_iread_shared(openmpi_MPI_File_iread_shared_fn
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_shared) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_shared__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 120);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(fh, buf, count, datatype, request);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(120, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(120, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -11087,7 +11086,8 @@ static int openmpi_traced_MPI_File_iread_shared(openmpi_MPI_File_iread_shared_fn
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_shared))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iread_shared, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -11128,19 +11128,18 @@ static int openmpi_traced_MPI_File_iwrite_shared(openmpi_MPI_File_iwrite_shared_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_shared) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_shared__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 121);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(fh, buf, count, datatype, request);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(121, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(121, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -11175,7 +11174,8 @@ static int openmpi_traced_MPI_File_iwrite_shared(openmpi_MPI_File_iwrite_shared_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_shared))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iwrite_shared, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -11216,19 +11216,18 @@ static int openmpi_traced_MPI_File_read_ordered(openmpi_MPI_File_read_ordered_fn
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 122);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(fh, buf, count, datatype, status);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(122, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(122, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -11262,7 +11261,8 @@ static int openmpi_traced_MPI_File_read_ordered(openmpi_MPI_File_read_ordered_fn
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_ordered, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -11303,19 +11303,18 @@ static int openmpi_traced_MPI_File_write_ordered(openmpi_MPI_File_write_ordered_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 123);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(fh, buf, count, datatype, status);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(123, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(123, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -11349,7 +11348,8 @@ static int openmpi_traced_MPI_File_write_ordered(openmpi_MPI_File_write_ordered_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_ordered, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -11389,19 +11389,18 @@ static int openmpi_traced_MPI_File_seek_shared(openmpi_MPI_File_seek_shared_fn *
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek_shared) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek_shared__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 124);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(fh, offset, whence);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(124, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(124, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -11430,7 +11429,8 @@ static int openmpi_traced_MPI_File_seek_shared(openmpi_MPI_File_seek_shared_fn *
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek_shared))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_seek_shared, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -11469,19 +11469,18 @@ static int openmpi_traced_MPI_File_get_position_shared(openmpi_MPI_File_get_posi
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position_shared) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position_shared__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 125);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(fh, offset);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(125, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(125, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -11509,7 +11508,8 @@ static int openmpi_traced_MPI_File_get_position_shared(openmpi_MPI_File_get_posi
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position_shared))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_position_shared, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -11549,19 +11549,18 @@ static int openmpi_traced_MPI_File_read_at_all_begin(openmpi_MPI_File_read_at_al
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_begin) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_begin__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 126);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(fh, offset, buf, count, datatype);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(126, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(126, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -11595,7 +11594,8 @@ static int openmpi_traced_MPI_File_read_at_all_begin(openmpi_MPI_File_read_at_al
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_begin))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_at_all_begin, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -11635,19 +11635,18 @@ static int openmpi_traced_MPI_File_read_at_all_end(openmpi_MPI_File_read_at_all_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_end) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_end__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 127);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(fh, buf, status);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(127, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(127, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -11676,7 +11675,8 @@ static int openmpi_traced_MPI_File_read_at_all_end(openmpi_MPI_File_read_at_all_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_end))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_at_all_end, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -11716,19 +11716,18 @@ static int openmpi_traced_MPI_File_write_at_all_begin(openmpi_MPI_File_write_at_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_begin) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_begin__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 128);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(fh, offset, buf, count, datatype);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(128, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(128, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -11762,7 +11761,8 @@ static int openmpi_traced_MPI_File_write_at_all_begin(openmpi_MPI_File_write_at_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_begin))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_at_all_begin, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -11802,19 +11802,18 @@ static int openmpi_traced_MPI_File_write_at_all_end(openmpi_MPI_File_write_at_al
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_end) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_end__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 129);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(fh, buf, status);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(129, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(129, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -11843,7 +11842,8 @@ static int openmpi_traced_MPI_File_write_at_all_end(openmpi_MPI_File_write_at_al
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_end))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_at_all_end, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -11882,19 +11882,18 @@ static int openmpi_traced_MPI_File_read_all_begin(openmpi_MPI_File_read_all_begi
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_begin) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_begin__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 130);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(fh, buf, count, datatype);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(130, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(130, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -11926,7 +11925,8 @@ static int openmpi_traced_MPI_File_read_all_begin(openmpi_MPI_File_read_all_begi
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_begin))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_all_begin, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -11965,19 +11965,18 @@ static int openmpi_traced_MPI_File_read_all_end(openmpi_MPI_File_read_all_end_fn
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_end) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_end__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 131);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(fh, buf, status);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(131, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(131, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -12006,7 +12005,8 @@ static int openmpi_traced_MPI_File_read_all_end(openmpi_MPI_File_read_all_end_fn
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_end))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_all_end, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -12046,19 +12046,18 @@ static int openmpi_traced_MPI_File_write_all_begin(openmpi_MPI_File_write_all_be
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_begin) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_begin__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 132);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(fh, buf, count, datatype);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(132, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(132, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -12090,7 +12089,8 @@ static int openmpi_traced_MPI_File_write_all_begin(openmpi_MPI_File_write_all_be
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_begin))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_all_begin, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -12129,19 +12129,18 @@ static int openmpi_traced_MPI_File_write_all_end(openmpi_MPI_File_write_all_end_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_end) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_end__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 133);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(fh, buf, status);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(133, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(133, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -12170,7 +12169,8 @@ static int openmpi_traced_MPI_File_write_all_end(openmpi_MPI_File_write_all_end_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_end))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_all_end, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -12209,19 +12209,18 @@ static int openmpi_traced_MPI_File_read_ordered_begin(openmpi_MPI_File_read_orde
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_begin) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_begin__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 134);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(fh, buf, count, datatype);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(134, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(134, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -12253,7 +12252,8 @@ static int openmpi_traced_MPI_File_read_ordered_begin(openmpi_MPI_File_read_orde
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_begin))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_ordered_begin, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -12292,19 +12292,18 @@ static int openmpi_traced_MPI_File_read_ordered_end(openmpi_MPI_File_read_ordere
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_end) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_end__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 135);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(fh, buf, status);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(135, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(135, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -12333,7 +12332,8 @@ static int openmpi_traced_MPI_File_read_ordered_end(openmpi_MPI_File_read_ordere
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_end))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_ordered_end, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -12373,19 +12373,18 @@ static int openmpi_traced_MPI_File_write_ordered_begin(openmpi_MPI_File_write_or
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_begin) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_begin__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 136);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(fh, buf, count, datatype);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(136, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(136, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -12417,7 +12416,8 @@ static int openmpi_traced_MPI_File_write_ordered_begin(openmpi_MPI_File_write_or
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_begin))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_ordered_begin, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -12456,19 +12456,18 @@ static int openmpi_traced_MPI_File_write_ordered_end(openmpi_MPI_File_write_orde
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_end) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_end__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 137);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(fh, buf, status);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(137, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(137, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -12497,7 +12496,8 @@ static int openmpi_traced_MPI_File_write_ordered_end(openmpi_MPI_File_write_orde
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_end))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_ordered_end, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -12536,19 +12536,18 @@ static int openmpi_traced_MPI_File_get_type_extent(openmpi_MPI_File_get_type_ext
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_type_extent) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_type_extent__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 138);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(fh, datatype, extent);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(138, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(138, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -12578,7 +12577,8 @@ static int openmpi_traced_MPI_File_get_type_extent(openmpi_MPI_File_get_type_ext
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_type_extent))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_type_extent, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -12616,19 +12616,18 @@ static int openmpi_traced_MPI_File_set_atomicity(openmpi_MPI_File_set_atomicity_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_atomicity) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_atomicity__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 139);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(fh, flag);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(139, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(139, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -12655,7 +12654,8 @@ static int openmpi_traced_MPI_File_set_atomicity(openmpi_MPI_File_set_atomicity_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_atomicity))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_set_atomicity, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -12692,19 +12692,18 @@ static int openmpi_traced_MPI_File_get_atomicity(openmpi_MPI_File_get_atomicity_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_atomicity) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_atomicity__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 140);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(fh, flag);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(140, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(140, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -12732,7 +12731,8 @@ static int openmpi_traced_MPI_File_get_atomicity(openmpi_MPI_File_get_atomicity_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_atomicity))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_atomicity, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -12769,19 +12769,18 @@ static int openmpi_traced_MPI_File_sync(openmpi_MPI_File_sync_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_sync) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_sync__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 141);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(fh);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(141, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(141, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -12806,7 +12805,8 @@ static int openmpi_traced_MPI_File_sync(openmpi_MPI_File_sync_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_sync))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_sync, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -12843,19 +12843,18 @@ static int openmpi_traced_MPI_Finalize(openmpi_MPI_Finalize_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalize) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalize__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 142);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real();
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(142, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(142, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -12878,7 +12877,8 @@ static int openmpi_traced_MPI_Finalize(openmpi_MPI_Finalize_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalize))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Finalize, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -12915,19 +12915,18 @@ static int openmpi_traced_MPI_Finalized(openmpi_MPI_Finalized_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalized) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalized__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 143);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(flag);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(143, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(143, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -12953,7 +12952,8 @@ static int openmpi_traced_MPI_Finalized(openmpi_MPI_Finalized_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalized))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Finalized, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -12990,19 +12990,18 @@ static int openmpi_traced_MPI_Free_mem(openmpi_MPI_Free_mem_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Free_mem) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Free_mem__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 144);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(base);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(144, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(144, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -13027,7 +13026,8 @@ static int openmpi_traced_MPI_Free_mem(openmpi_MPI_Free_mem_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Free_mem))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Free_mem, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -13066,20 +13066,19 @@ static int openmpi_traced_MPI_Gather(openmpi_MPI_Gather_fn *tracer_real, const v
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gather) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gather__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 145);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
                                 comm);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(145, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(145, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -13123,7 +13122,8 @@ static int openmpi_traced_MPI_Gather(openmpi_MPI_Gather_fn *tracer_real, const v
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gather))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Gather, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -13166,20 +13166,19 @@ static int openmpi_traced_MPI_Igather(openmpi_MPI_Igather_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igather) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igather__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 146);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
                                 comm, request);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(146, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(146, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -13226,7 +13225,8 @@ static int openmpi_traced_MPI_Igather(openmpi_MPI_Igather_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igather))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Igather, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -13270,20 +13270,19 @@ static int openmpi_traced_MPI_Gatherv(openmpi_MPI_Gatherv_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gatherv) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gatherv__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 147);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
                                 root, comm);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(147, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(147, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -13329,7 +13328,8 @@ static int openmpi_traced_MPI_Gatherv(openmpi_MPI_Gatherv_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gatherv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Gatherv, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -13375,20 +13375,19 @@ static int openmpi_traced_MPI_Igatherv(openmpi_MPI_Igatherv_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igatherv) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igatherv__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 148);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
                                 root, comm, request);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(148, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(148, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -13438,7 +13437,8 @@ static int openmpi_traced_MPI_Igatherv(openmpi_MPI_Igatherv_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igatherv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Igatherv, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -13481,19 +13481,18 @@ static int openmpi_traced_MPI_Get_address(openmpi_MPI_Get_address_fn *tracer_rea
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_address) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_address__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 149);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(location, address);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(149, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(149, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -13521,7 +13520,8 @@ static int openmpi_traced_MPI_Get_address(openmpi_MPI_Get_address_fn *tracer_rea
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_address))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_address, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -13559,19 +13559,18 @@ static int openmpi_traced_MPI_Get_count(openmpi_MPI_Get_count_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_count) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_count__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 150);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(status, datatype, count);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(150, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(150, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -13602,7 +13601,8 @@ static int openmpi_traced_MPI_Get_count(openmpi_MPI_Get_count_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_count))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_count, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -13641,19 +13641,18 @@ static int openmpi_traced_MPI_Get_elements(openmpi_MPI_Get_elements_fn *tracer_r
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 151);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(status, datatype, count);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(151, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(151, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -13684,7 +13683,8 @@ static int openmpi_traced_MPI_Get_elements(openmpi_MPI_Get_elements_fn *tracer_r
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_elements, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -13723,19 +13723,18 @@ static int openmpi_traced_MPI_Get_elements_x(openmpi_MPI_Get_elements_x_fn *trac
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements_x) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements_x__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 152);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(status, datatype, count);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(152, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(152, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -13766,7 +13765,8 @@ static int openmpi_traced_MPI_Get_elements_x(openmpi_MPI_Get_elements_x_fn *trac
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements_x))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_elements_x, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -13807,20 +13807,19 @@ static int openmpi_traced_MPI_Get(openmpi_MPI_Get_fn *tracer_real, const void *t
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 153);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(origin_addr, origin_count, origin_datatype, target_rank,
                                 target_disp, target_count, target_datatype, win);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(153, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(153, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -13864,7 +13863,8 @@ static int openmpi_traced_MPI_Get(openmpi_MPI_Get_fn *tracer_real, const void *t
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -13912,21 +13912,20 @@ static int openmpi_traced_MPI_Get_accumulate(openmpi_MPI_Get_accumulate_fn *trac
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_accumulate) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_accumulate__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 154);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(origin_addr, origin_count, origin_datatype, result_addr,
                                 result_count, result_datatype, target_rank, target_disp,
                                 target_count, target_datatype, op, win);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(154, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(154, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -13980,7 +13979,8 @@ static int openmpi_traced_MPI_Get_accumulate(openmpi_MPI_Get_accumulate_fn *trac
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_accumulate))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_accumulate, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -14026,19 +14026,18 @@ static int openmpi_traced_MPI_Get_library_version(openmpi_MPI_Get_library_versio
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_library_version) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_library_version__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 155);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(version, resultlen);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(155, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(155, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -14067,7 +14066,8 @@ static int openmpi_traced_MPI_Get_library_version(openmpi_MPI_Get_library_versio
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_library_version))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_library_version, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -14106,19 +14106,18 @@ static int openmpi_traced_MPI_Get_processor_name(openmpi_MPI_Get_processor_name_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_processor_name) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_processor_name__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 156);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(name, resultlen);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(156, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(156, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -14147,7 +14146,8 @@ static int openmpi_traced_MPI_Get_processor_name(openmpi_MPI_Get_processor_name_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_processor_name))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_processor_name, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -14185,19 +14185,18 @@ static int openmpi_traced_MPI_Get_version(openmpi_MPI_Get_version_fn *tracer_rea
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_version) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_version__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 157);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(version, subversion);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(157, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(157, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -14226,7 +14225,8 @@ static int openmpi_traced_MPI_Get_version(openmpi_MPI_Get_version_fn *tracer_rea
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_version))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_version, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -14266,19 +14266,18 @@ static int openmpi_traced_MPI_Graph_create(openmpi_MPI_Graph_create_fn *tracer_r
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_create) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_create__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 158);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(comm_old, nnodes, index, edges, reorder, comm_graph);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(158, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(158, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -14316,7 +14315,8 @@ static int openmpi_traced_MPI_Graph_create(openmpi_MPI_Graph_create_fn *tracer_r
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_create))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Graph_create, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -14356,19 +14356,18 @@ static int openmpi_traced_MPI_Graph_get(openmpi_MPI_Graph_get_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_get) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_get__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 159);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(comm, maxindex, maxedges, index, edges);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(159, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(159, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -14403,7 +14402,8 @@ static int openmpi_traced_MPI_Graph_get(openmpi_MPI_Graph_get_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_get))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Graph_get, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -14442,19 +14442,18 @@ static int openmpi_traced_MPI_Graph_map(openmpi_MPI_Graph_map_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_map) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_map__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 160);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(comm, nnodes, index, edges, newrank);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(160, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(160, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -14489,7 +14488,8 @@ static int openmpi_traced_MPI_Graph_map(openmpi_MPI_Graph_map_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_map))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Graph_map, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -14528,19 +14528,18 @@ static int openmpi_traced_MPI_Graph_neighbors_count(openmpi_MPI_Graph_neighbors_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors_count) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors_count__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 161);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(comm, rank, nneighbors);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(161, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(161, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -14571,7 +14570,8 @@ static int openmpi_traced_MPI_Graph_neighbors_count(openmpi_MPI_Graph_neighbors_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors_count))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Graph_neighbors_count, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -14610,19 +14610,18 @@ static int openmpi_traced_MPI_Graph_neighbors(openmpi_MPI_Graph_neighbors_fn *tr
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 162);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(comm, rank, maxneighbors, neighbors);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(162, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(162, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -14654,7 +14653,8 @@ static int openmpi_traced_MPI_Graph_neighbors(openmpi_MPI_Graph_neighbors_fn *tr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Graph_neighbors, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -14693,19 +14693,18 @@ static int openmpi_traced_MPI_Graphdims_get(openmpi_MPI_Graphdims_get_fn *tracer
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graphdims_get) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graphdims_get__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 163);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(comm, nnodes, nedges);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(163, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(163, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -14736,7 +14735,8 @@ static int openmpi_traced_MPI_Graphdims_get(openmpi_MPI_Graphdims_get_fn *tracer
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graphdims_get))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Graphdims_get, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -14774,19 +14774,18 @@ static int openmpi_traced_MPI_Grequest_complete(openmpi_MPI_Grequest_complete_fn
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_complete) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_complete__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 164);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(request);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(164, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(164, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -14811,7 +14810,8 @@ static int openmpi_traced_MPI_Grequest_complete(openmpi_MPI_Grequest_complete_fn
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_complete))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Grequest_complete, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -14852,19 +14852,18 @@ static int openmpi_traced_MPI_Grequest_start(openmpi_MPI_Grequest_start_fn *trac
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_start) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_start__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 165);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(query_fn, free_fn, cancel_fn, extra_state, request);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(165, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(165, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -14900,7 +14899,8 @@ static int openmpi_traced_MPI_Grequest_start(openmpi_MPI_Grequest_start_fn *trac
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_start))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Grequest_start, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -14941,19 +14941,18 @@ static int openmpi_traced_MPI_Group_compare(openmpi_MPI_Group_compare_fn *tracer
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_compare) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_compare__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 166);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(group1, group2, result);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(166, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(166, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -14984,7 +14983,8 @@ static int openmpi_traced_MPI_Group_compare(openmpi_MPI_Group_compare_fn *tracer
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_compare))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_compare, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -15023,19 +15023,18 @@ static int openmpi_traced_MPI_Group_difference(openmpi_MPI_Group_difference_fn *
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_difference) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_difference__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 167);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(group1, group2, newgroup);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(167, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(167, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -15066,7 +15065,8 @@ static int openmpi_traced_MPI_Group_difference(openmpi_MPI_Group_difference_fn *
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_difference))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_difference, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -15105,19 +15105,18 @@ static int openmpi_traced_MPI_Group_excl(openmpi_MPI_Group_excl_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_excl) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_excl__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 168);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(group, n, ranks, newgroup);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(168, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(168, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -15150,7 +15149,8 @@ static int openmpi_traced_MPI_Group_excl(openmpi_MPI_Group_excl_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_excl))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_excl, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -15188,19 +15188,18 @@ static int openmpi_traced_MPI_Group_free(openmpi_MPI_Group_free_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_free) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_free__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 169);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(group);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(169, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(169, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -15226,7 +15225,8 @@ static int openmpi_traced_MPI_Group_free(openmpi_MPI_Group_free_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_free))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_free, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -15264,19 +15264,18 @@ static int openmpi_traced_MPI_Group_incl(openmpi_MPI_Group_incl_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_incl) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_incl__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 170);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(group, n, ranks, newgroup);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(170, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(170, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -15309,7 +15308,8 @@ static int openmpi_traced_MPI_Group_incl(openmpi_MPI_Group_incl_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_incl))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_incl, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -15348,19 +15348,18 @@ static int openmpi_traced_MPI_Group_intersection(openmpi_MPI_Group_intersection_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_intersection) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_intersection__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 171);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(group1, group2, newgroup);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(171, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(171, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -15391,7 +15390,8 @@ static int openmpi_traced_MPI_Group_intersection(openmpi_MPI_Group_intersection_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_intersection))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_intersection, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -15430,19 +15430,18 @@ static int openmpi_traced_MPI_Group_range_excl(openmpi_MPI_Group_range_excl_fn *
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_excl) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_excl__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 172);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(group, n, ranges, newgroup);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(172, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(172, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -15475,7 +15474,8 @@ static int openmpi_traced_MPI_Group_range_excl(openmpi_MPI_Group_range_excl_fn *
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_excl))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_range_excl, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -15514,19 +15514,18 @@ static int openmpi_traced_MPI_Group_range_incl(openmpi_MPI_Group_range_incl_fn *
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_incl) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_incl__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 173);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(group, n, ranges, newgroup);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(173, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(173, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -15559,7 +15558,8 @@ static int openmpi_traced_MPI_Group_range_incl(openmpi_MPI_Group_range_incl_fn *
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_incl))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_range_incl, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -15597,19 +15597,18 @@ static int openmpi_traced_MPI_Group_rank(openmpi_MPI_Group_rank_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_rank) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_rank__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 174);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(group, rank);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(174, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(174, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -15637,7 +15636,8 @@ static int openmpi_traced_MPI_Group_rank(openmpi_MPI_Group_rank_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_rank))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_rank, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -15674,19 +15674,18 @@ static int openmpi_traced_MPI_Group_size(openmpi_MPI_Group_size_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_size) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_size__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 175);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(group, size);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(175, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(175, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -15714,7 +15713,8 @@ static int openmpi_traced_MPI_Group_size(openmpi_MPI_Group_size_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_size))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_size, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -15753,19 +15753,18 @@ static int openmpi_traced_MPI_Group_translate_ranks(openmpi_MPI_Group_translate_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_translate_ranks) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_translate_ranks__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 176);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(group1, n, ranks1, group2, ranks2);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(176, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(176, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -15799,7 +15798,8 @@ static int openmpi_traced_MPI_Group_translate_ranks(openmpi_MPI_Group_translate_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_translate_ranks))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_translate_ranks, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -15839,19 +15839,18 @@ static int openmpi_traced_MPI_Group_union(openmpi_MPI_Group_union_fn *tracer_rea
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_union) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_union__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 177);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(group1, group2, newgroup);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(177, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(177, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -15882,7 +15881,8 @@ static int openmpi_traced_MPI_Group_union(openmpi_MPI_Group_union_fn *tracer_rea
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_union))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_union, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -15921,19 +15921,18 @@ static int openmpi_traced_MPI_Ibsend(openmpi_MPI_Ibsend_fn *tracer_real, const v
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibsend) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibsend__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 178);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(buf, count, datatype, dest, tag, comm, request);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(178, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(178, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -15975,7 +15974,8 @@ static int openmpi_traced_MPI_Ibsend(openmpi_MPI_Ibsend_fn *tracer_real, const v
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibsend))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ibsend, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -16015,19 +16015,18 @@ static int openmpi_traced_MPI_Improbe(openmpi_MPI_Improbe_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Improbe) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Improbe__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 179);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(source, tag, comm, flag, message, status);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(179, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(179, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -16066,7 +16065,8 @@ static int openmpi_traced_MPI_Improbe(openmpi_MPI_Improbe_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Improbe))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Improbe, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -16106,19 +16106,18 @@ static int openmpi_traced_MPI_Imrecv(openmpi_MPI_Imrecv_fn *tracer_real, const v
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Imrecv) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Imrecv__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 180);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(buf, count, type, message, request);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(180, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(180, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -16154,7 +16153,8 @@ static int openmpi_traced_MPI_Imrecv(openmpi_MPI_Imrecv_fn *tracer_real, const v
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Imrecv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Imrecv, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -16192,19 +16192,18 @@ static int openmpi_traced_MPI_Info_create(openmpi_MPI_Info_create_fn *tracer_rea
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_create) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_create__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 181);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(info);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(181, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(181, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -16230,7 +16229,8 @@ static int openmpi_traced_MPI_Info_create(openmpi_MPI_Info_create_fn *tracer_rea
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_create))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_create, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -16267,19 +16267,18 @@ static int openmpi_traced_MPI_Info_delete(openmpi_MPI_Info_delete_fn *tracer_rea
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_delete) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_delete__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 182);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(info, key);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(182, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(182, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -16306,7 +16305,8 @@ static int openmpi_traced_MPI_Info_delete(openmpi_MPI_Info_delete_fn *tracer_rea
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_delete))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_delete, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -16343,19 +16343,18 @@ static int openmpi_traced_MPI_Info_dup(openmpi_MPI_Info_dup_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_dup) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_dup__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 183);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(info, newinfo);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(183, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(183, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -16383,7 +16382,8 @@ static int openmpi_traced_MPI_Info_dup(openmpi_MPI_Info_dup_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_dup))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_dup, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -16420,19 +16420,18 @@ static int openmpi_traced_MPI_Info_free(openmpi_MPI_Info_free_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_free) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_free__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 184);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(info);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(184, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(184, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -16458,7 +16457,8 @@ static int openmpi_traced_MPI_Info_free(openmpi_MPI_Info_free_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_free))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_free, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -16496,19 +16496,18 @@ static int openmpi_traced_MPI_Info_get(openmpi_MPI_Info_get_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 185);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(info, key, valuelen, value, flag);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(185, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(185, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -16544,7 +16543,8 @@ static int openmpi_traced_MPI_Info_get(openmpi_MPI_Info_get_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_get, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -16582,19 +16582,18 @@ static int openmpi_traced_MPI_Info_get_nkeys(openmpi_MPI_Info_get_nkeys_fn *trac
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nkeys) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nkeys__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 186);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(info, nkeys);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(186, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(186, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -16622,7 +16621,8 @@ static int openmpi_traced_MPI_Info_get_nkeys(openmpi_MPI_Info_get_nkeys_fn *trac
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nkeys))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_get_nkeys, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -16660,19 +16660,18 @@ static int openmpi_traced_MPI_Info_get_nthkey(openmpi_MPI_Info_get_nthkey_fn *tr
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nthkey) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nthkey__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 187);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(info, n, key);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(187, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(187, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -16702,7 +16701,8 @@ static int openmpi_traced_MPI_Info_get_nthkey(openmpi_MPI_Info_get_nthkey_fn *tr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nthkey))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_get_nthkey, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -16740,19 +16740,18 @@ static int openmpi_traced_MPI_Info_get_valuelen(openmpi_MPI_Info_get_valuelen_fn
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_valuelen) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_valuelen__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 188);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(info, key, valuelen, flag);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(188, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(188, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -16786,7 +16785,8 @@ static int openmpi_traced_MPI_Info_get_valuelen(openmpi_MPI_Info_get_valuelen_fn
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_valuelen))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_get_valuelen, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -16825,19 +16825,18 @@ static int openmpi_traced_MPI_Info_set(openmpi_MPI_Info_set_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_set) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_set__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 189);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(info, key, value);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(189, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(189, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -16866,7 +16865,8 @@ static int openmpi_traced_MPI_Info_set(openmpi_MPI_Info_set_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_set))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_set, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -16903,19 +16903,18 @@ static int openmpi_traced_MPI_Init(openmpi_MPI_Init_fn *tracer_real, const void 
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 190);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(argc, argv);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(190, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(190, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -16944,7 +16943,8 @@ static int openmpi_traced_MPI_Init(openmpi_MPI_Init_fn *tracer_real, const void 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Init, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -16981,19 +16981,18 @@ static int openmpi_traced_MPI_Initialized(openmpi_MPI_Initialized_fn *tracer_rea
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Initialized) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Initialized__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 191);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(flag);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(191, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(191, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -17019,7 +17018,8 @@ static int openmpi_traced_MPI_Initialized(openmpi_MPI_Initialized_fn *tracer_rea
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Initialized))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Initialized, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -17057,19 +17057,18 @@ static int openmpi_traced_MPI_Init_thread(openmpi_MPI_Init_thread_fn *tracer_rea
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init_thread) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init_thread__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 192);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(argc, argv, required, provided);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(192, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(192, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -17104,7 +17103,8 @@ static int openmpi_traced_MPI_Init_thread(openmpi_MPI_Init_thread_fn *tracer_rea
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init_thread))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Init_thread, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -17144,20 +17144,19 @@ static int openmpi_traced_MPI_Intercomm_create(openmpi_MPI_Intercomm_create_fn *
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_create) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_create__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 193);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(local_comm, local_leader, bridge_comm, remote_leader, tag,
                                 newintercomm);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(193, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(193, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -17195,7 +17194,8 @@ static int openmpi_traced_MPI_Intercomm_create(openmpi_MPI_Intercomm_create_fn *
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_create))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Intercomm_create, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -17236,19 +17236,18 @@ static int openmpi_traced_MPI_Intercomm_merge(openmpi_MPI_Intercomm_merge_fn *tr
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_merge) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_merge__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 194);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(intercomm, high, newintercomm);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(194, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(194, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -17279,7 +17278,8 @@ static int openmpi_traced_MPI_Intercomm_merge(openmpi_MPI_Intercomm_merge_fn *tr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_merge))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Intercomm_merge, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -17318,19 +17318,18 @@ static int openmpi_traced_MPI_Iprobe(openmpi_MPI_Iprobe_fn *tracer_real, const v
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iprobe) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iprobe__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 195);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(source, tag, comm, flag, status);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(195, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(195, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -17365,7 +17364,8 @@ static int openmpi_traced_MPI_Iprobe(openmpi_MPI_Iprobe_fn *tracer_real, const v
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iprobe))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iprobe, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -17404,19 +17404,18 @@ static int openmpi_traced_MPI_Irecv(openmpi_MPI_Irecv_fn *tracer_real, const voi
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irecv) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irecv__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 196);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(buf, count, datatype, source, tag, comm, request);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(196, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(196, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -17458,7 +17457,8 @@ static int openmpi_traced_MPI_Irecv(openmpi_MPI_Irecv_fn *tracer_real, const voi
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irecv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Irecv, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -17498,19 +17498,18 @@ static int openmpi_traced_MPI_Irsend(openmpi_MPI_Irsend_fn *tracer_real, const v
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irsend) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irsend__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 197);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(buf, count, datatype, dest, tag, comm, request);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(197, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(197, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -17552,7 +17551,8 @@ static int openmpi_traced_MPI_Irsend(openmpi_MPI_Irsend_fn *tracer_real, const v
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irsend))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Irsend, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -17592,19 +17592,18 @@ static int openmpi_traced_MPI_Isend(openmpi_MPI_Isend_fn *tracer_real, const voi
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Isend) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Isend__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 198);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(buf, count, datatype, dest, tag, comm, request);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(198, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(198, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -17646,7 +17645,8 @@ static int openmpi_traced_MPI_Isend(openmpi_MPI_Isend_fn *tracer_real, const voi
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Isend))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Isend, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -17686,19 +17686,18 @@ static int openmpi_traced_MPI_Issend(openmpi_MPI_Issend_fn *tracer_real, const v
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Issend) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Issend__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 199);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(buf, count, datatype, dest, tag, comm, request);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(199, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(199, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -17740,7 +17739,8 @@ static int openmpi_traced_MPI_Issend(openmpi_MPI_Issend_fn *tracer_real, const v
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Issend))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Issend, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -17779,19 +17779,18 @@ static int openmpi_traced_MPI_Is_thread_main(openmpi_MPI_Is_thread_main_fn *trac
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Is_thread_main) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Is_thread_main__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 200);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(flag);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(200, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(200, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -17817,7 +17816,8 @@ static int openmpi_traced_MPI_Is_thread_main(openmpi_MPI_Is_thread_main_fn *trac
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Is_thread_main))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Is_thread_main, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -17855,19 +17855,18 @@ static int openmpi_traced_MPI_Lookup_name(openmpi_MPI_Lookup_name_fn *tracer_rea
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Lookup_name) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Lookup_name__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 201);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(service_name, info, port_name);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(201, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(201, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -17898,7 +17897,8 @@ static int openmpi_traced_MPI_Lookup_name(openmpi_MPI_Lookup_name_fn *tracer_rea
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Lookup_name))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Lookup_name, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -17937,19 +17937,18 @@ static int openmpi_traced_MPI_Mprobe(openmpi_MPI_Mprobe_fn *tracer_real, const v
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mprobe) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mprobe__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 202);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(source, tag, comm, message, status);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(202, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(202, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -17984,7 +17983,8 @@ static int openmpi_traced_MPI_Mprobe(openmpi_MPI_Mprobe_fn *tracer_real, const v
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mprobe))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Mprobe, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -18023,19 +18023,18 @@ static int openmpi_traced_MPI_Mrecv(openmpi_MPI_Mrecv_fn *tracer_real, const voi
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mrecv) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mrecv__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 203);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(buf, count, type, message, status);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(203, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(203, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -18070,7 +18069,8 @@ static int openmpi_traced_MPI_Mrecv(openmpi_MPI_Mrecv_fn *tracer_real, const voi
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mrecv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Mrecv, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -18111,19 +18111,18 @@ static int openmpi_traced_MPI_Neighbor_allgather(openmpi_MPI_Neighbor_allgather_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgather) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgather__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 204);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(204, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(204, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -18163,7 +18162,8 @@ static int openmpi_traced_MPI_Neighbor_allgather(openmpi_MPI_Neighbor_allgather_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgather))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Neighbor_allgather, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -18207,20 +18207,19 @@ static int openmpi_traced_MPI_Ineighbor_allgather(openmpi_MPI_Ineighbor_allgathe
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgather) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgather__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 205);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
                                 request);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(205, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(205, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -18263,7 +18262,8 @@ static int openmpi_traced_MPI_Ineighbor_allgather(openmpi_MPI_Ineighbor_allgathe
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgather))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ineighbor_allgather, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -18308,20 +18308,19 @@ static int openmpi_traced_MPI_Neighbor_allgatherv(openmpi_MPI_Neighbor_allgather
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgatherv) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgatherv__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 206);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
                                 comm);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(206, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(206, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -18363,7 +18362,8 @@ static int openmpi_traced_MPI_Neighbor_allgatherv(openmpi_MPI_Neighbor_allgather
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgatherv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Neighbor_allgatherv, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -18409,20 +18409,19 @@ static int openmpi_traced_MPI_Ineighbor_allgatherv(openmpi_MPI_Ineighbor_allgath
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgatherv) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgatherv__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 207);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
                                 comm, request);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(207, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(207, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -18468,7 +18467,8 @@ static int openmpi_traced_MPI_Ineighbor_allgatherv(openmpi_MPI_Ineighbor_allgath
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgatherv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ineighbor_allgatherv, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -18512,19 +18512,18 @@ static int openmpi_traced_MPI_Neighbor_alltoall(openmpi_MPI_Neighbor_alltoall_fn
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoall) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoall__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 208);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(208, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(208, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -18564,7 +18563,8 @@ static int openmpi_traced_MPI_Neighbor_alltoall(openmpi_MPI_Neighbor_alltoall_fn
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoall))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Neighbor_alltoall, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -18608,20 +18608,19 @@ static int openmpi_traced_MPI_Ineighbor_alltoall(openmpi_MPI_Ineighbor_alltoall_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoall) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoall__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 209);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
                                 request);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(209, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(209, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -18664,7 +18663,8 @@ static int openmpi_traced_MPI_Ineighbor_alltoall(openmpi_MPI_Ineighbor_alltoall_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoall))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ineighbor_alltoall, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -18710,20 +18710,19 @@ static int openmpi_traced_MPI_Neighbor_alltoallv(openmpi_MPI_Neighbor_alltoallv_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallv) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallv__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 210);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
                                 rdispls, recvtype, comm);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(210, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(210, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -18768,7 +18767,8 @@ static int openmpi_traced_MPI_Neighbor_alltoallv(openmpi_MPI_Neighbor_alltoallv_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Neighbor_alltoallv, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -18816,20 +18816,19 @@ static int openmpi_traced_MPI_Ineighbor_alltoallv(openmpi_MPI_Ineighbor_alltoall
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallv) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallv__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 211);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
                                 rdispls, recvtype, comm, request);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(211, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(211, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -18877,7 +18876,8 @@ static int openmpi_traced_MPI_Ineighbor_alltoallv(openmpi_MPI_Ineighbor_alltoall
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ineighbor_alltoallv, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -18925,20 +18925,19 @@ static int openmpi_traced_MPI_Neighbor_alltoallw(openmpi_MPI_Neighbor_alltoallw_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallw) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallw__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 212);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
                                 rdispls, recvtypes, comm);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(212, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(212, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -18983,7 +18982,8 @@ static int openmpi_traced_MPI_Neighbor_alltoallw(openmpi_MPI_Neighbor_alltoallw_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallw))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Neighbor_alltoallw, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -19031,20 +19031,19 @@ static int openmpi_traced_MPI_Ineighbor_alltoallw(openmpi_MPI_Ineighbor_alltoall
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallw) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallw__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 213);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
                                 rdispls, recvtypes, comm, request);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(213, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(213, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -19092,7 +19091,8 @@ static int openmpi_traced_MPI_Ineighbor_alltoallw(openmpi_MPI_Ineighbor_alltoall
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallw))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ineighbor_alltoallw, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -19135,19 +19135,18 @@ static int openmpi_traced_MPI_Op_commutative(openmpi_MPI_Op_commutative_fn *trac
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_commutative) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_commutative__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 214);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(op, commute);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(214, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(214, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -19175,7 +19174,8 @@ static int openmpi_traced_MPI_Op_commutative(openmpi_MPI_Op_commutative_fn *trac
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_commutative))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Op_commutative, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -19213,19 +19213,18 @@ static int openmpi_traced_MPI_Op_create(openmpi_MPI_Op_create_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_create) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_create__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 215);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(function, commute, op);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(215, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(215, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -19255,7 +19254,8 @@ static int openmpi_traced_MPI_Op_create(openmpi_MPI_Op_create_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_create))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Op_create, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -19293,19 +19293,18 @@ static int openmpi_traced_MPI_Open_port(openmpi_MPI_Open_port_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Open_port) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Open_port__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 216);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(info, port_name);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(216, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(216, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -19333,7 +19332,8 @@ static int openmpi_traced_MPI_Open_port(openmpi_MPI_Open_port_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Open_port))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Open_port, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -19370,19 +19370,18 @@ static int openmpi_traced_MPI_Op_free(openmpi_MPI_Op_free_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_free) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_free__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 217);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(op);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(217, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(217, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -19408,7 +19407,8 @@ static int openmpi_traced_MPI_Op_free(openmpi_MPI_Op_free_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_free))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Op_free, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -19447,19 +19447,18 @@ static int openmpi_traced_MPI_Pack_external(openmpi_MPI_Pack_external_fn *tracer
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 218);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(datarep, inbuf, incount, datatype, outbuf, outsize, position);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(218, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(218, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -19500,7 +19499,8 @@ static int openmpi_traced_MPI_Pack_external(openmpi_MPI_Pack_external_fn *tracer
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Pack_external, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -19540,19 +19540,18 @@ static int openmpi_traced_MPI_Pack_external_size(openmpi_MPI_Pack_external_size_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external_size) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external_size__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 219);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(datarep, incount, datatype, size);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(219, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(219, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -19585,7 +19584,8 @@ static int openmpi_traced_MPI_Pack_external_size(openmpi_MPI_Pack_external_size_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external_size))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Pack_external_size, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -19624,19 +19624,18 @@ static int openmpi_traced_MPI_Pack(openmpi_MPI_Pack_fn *tracer_real, const void 
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 220);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(inbuf, incount, datatype, outbuf, outsize, position, comm);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(220, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(220, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -19677,7 +19676,8 @@ static int openmpi_traced_MPI_Pack(openmpi_MPI_Pack_fn *tracer_real, const void 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Pack, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -19717,19 +19717,18 @@ static int openmpi_traced_MPI_Pack_size(openmpi_MPI_Pack_size_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_size) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_size__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 221);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(incount, datatype, comm, size);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(221, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(221, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -19762,7 +19761,8 @@ static int openmpi_traced_MPI_Pack_size(openmpi_MPI_Pack_size_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_size))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Pack_size, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -19800,19 +19800,18 @@ static int openmpi_traced_MPI_Probe(openmpi_MPI_Probe_fn *tracer_real, const voi
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Probe) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Probe__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 222);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(source, tag, comm, status);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(222, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(222, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -19844,7 +19843,8 @@ static int openmpi_traced_MPI_Probe(openmpi_MPI_Probe_fn *tracer_real, const voi
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Probe))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Probe, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -19883,19 +19883,18 @@ static int openmpi_traced_MPI_Publish_name(openmpi_MPI_Publish_name_fn *tracer_r
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Publish_name) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Publish_name__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 223);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(service_name, info, port_name);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(223, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(223, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -19925,7 +19924,8 @@ static int openmpi_traced_MPI_Publish_name(openmpi_MPI_Publish_name_fn *tracer_r
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Publish_name))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Publish_name, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -19967,20 +19967,19 @@ static int openmpi_traced_MPI_Put(openmpi_MPI_Put_fn *tracer_real, const void *t
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Put) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Put__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 224);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(origin_addr, origin_count, origin_datatype, target_rank,
                                 target_disp, target_count, target_datatype, win);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(224, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(224, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -20024,7 +20023,8 @@ static int openmpi_traced_MPI_Put(openmpi_MPI_Put_fn *tracer_real, const void *t
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Put))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Put, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -20066,19 +20066,18 @@ static int openmpi_traced_MPI_Query_thread(openmpi_MPI_Query_thread_fn *tracer_r
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Query_thread) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Query_thread__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 225);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(provided);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(225, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(225, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -20104,7 +20103,8 @@ static int openmpi_traced_MPI_Query_thread(openmpi_MPI_Query_thread_fn *tracer_r
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Query_thread))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Query_thread, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -20146,20 +20146,19 @@ static int openmpi_traced_MPI_Raccumulate(openmpi_MPI_Raccumulate_fn *tracer_rea
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Raccumulate) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Raccumulate__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 226);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(origin_addr, origin_count, origin_datatype, target_rank,
                                 target_disp, target_count, target_datatype, op, win, request);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(226, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(226, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -20209,7 +20208,8 @@ static int openmpi_traced_MPI_Raccumulate(openmpi_MPI_Raccumulate_fn *tracer_rea
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Raccumulate))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Raccumulate, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -20253,19 +20253,18 @@ static int openmpi_traced_MPI_Recv_init(openmpi_MPI_Recv_init_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv_init) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv_init__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 227);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(buf, count, datatype, source, tag, comm, request);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(227, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(227, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -20307,7 +20306,8 @@ static int openmpi_traced_MPI_Recv_init(openmpi_MPI_Recv_init_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv_init))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Recv_init, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -20347,19 +20347,18 @@ static int openmpi_traced_MPI_Recv(openmpi_MPI_Recv_fn *tracer_real, const void 
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 228);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(buf, count, datatype, source, tag, comm, status);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(228, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(228, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -20400,7 +20399,8 @@ static int openmpi_traced_MPI_Recv(openmpi_MPI_Recv_fn *tracer_real, const void 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Recv, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -20440,19 +20440,18 @@ static int openmpi_traced_MPI_Reduce(openmpi_MPI_Reduce_fn *tracer_real, const v
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 229);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(sendbuf, recvbuf, count, datatype, op, root, comm);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(229, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(229, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -20493,7 +20492,8 @@ static int openmpi_traced_MPI_Reduce(openmpi_MPI_Reduce_fn *tracer_real, const v
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Reduce, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -20534,19 +20534,18 @@ static int openmpi_traced_MPI_Ireduce(openmpi_MPI_Ireduce_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 230);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(sendbuf, recvbuf, count, datatype, op, root, comm, request);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(230, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(230, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -20590,7 +20589,8 @@ static int openmpi_traced_MPI_Ireduce(openmpi_MPI_Ireduce_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ireduce, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -20631,19 +20631,18 @@ static int openmpi_traced_MPI_Reduce_local(openmpi_MPI_Reduce_local_fn *tracer_r
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_local) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_local__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 231);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(inbuf, inoutbuf, count, datatype, op);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(231, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(231, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -20677,7 +20676,8 @@ static int openmpi_traced_MPI_Reduce_local(openmpi_MPI_Reduce_local_fn *tracer_r
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_local))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Reduce_local, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -20717,19 +20717,18 @@ static int openmpi_traced_MPI_Reduce_scatter(openmpi_MPI_Reduce_scatter_fn *trac
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 232);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(sendbuf, recvbuf, recvcounts, datatype, op, comm);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(232, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(232, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -20766,7 +20765,8 @@ static int openmpi_traced_MPI_Reduce_scatter(openmpi_MPI_Reduce_scatter_fn *trac
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Reduce_scatter, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -20808,19 +20808,18 @@ static int openmpi_traced_MPI_Ireduce_scatter(openmpi_MPI_Ireduce_scatter_fn *tr
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 233);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(sendbuf, recvbuf, recvcounts, datatype, op, comm, request);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(233, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(233, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -20860,7 +20859,8 @@ static int openmpi_traced_MPI_Ireduce_scatter(openmpi_MPI_Ireduce_scatter_fn *tr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ireduce_scatter, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -20901,19 +20901,18 @@ static int openmpi_traced_MPI_Reduce_scatter_block(openmpi_MPI_Reduce_scatter_bl
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter_block) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter_block__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 234);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(sendbuf, recvbuf, recvcount, datatype, op, comm);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(234, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(234, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -20951,7 +20950,8 @@ static int openmpi_traced_MPI_Reduce_scatter_block(openmpi_MPI_Reduce_scatter_bl
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter_block))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Reduce_scatter_block, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -20993,19 +20993,18 @@ static int openmpi_traced_MPI_Ireduce_scatter_block(openmpi_MPI_Ireduce_scatter_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter_block) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter_block__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 235);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(sendbuf, recvbuf, recvcount, datatype, op, comm, request);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(235, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(235, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -21046,7 +21045,8 @@ static int openmpi_traced_MPI_Ireduce_scatter_block(openmpi_MPI_Ireduce_scatter_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter_block))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ireduce_scatter_block, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -21090,20 +21090,19 @@ static int openmpi_traced_MPI_Register_datarep(openmpi_MPI_Register_datarep_fn *
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Register_datarep) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Register_datarep__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 236);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(datarep, read_conversion_fn, write_conversion_fn,
                                 dtype_file_extent_fn, extra_state);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(236, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(236, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -21139,7 +21138,8 @@ static int openmpi_traced_MPI_Register_datarep(openmpi_MPI_Register_datarep_fn *
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Register_datarep))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Register_datarep, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -21181,19 +21181,18 @@ static int openmpi_traced_MPI_Request_free(openmpi_MPI_Request_free_fn *tracer_r
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_free) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_free__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 237);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(request);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(237, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(237, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -21219,7 +21218,8 @@ static int openmpi_traced_MPI_Request_free(openmpi_MPI_Request_free_fn *tracer_r
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_free))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Request_free, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -21257,19 +21257,18 @@ static int openmpi_traced_MPI_Request_get_status(openmpi_MPI_Request_get_status_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_get_status) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_get_status__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 238);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(request, flag, status);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(238, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(238, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -21299,7 +21298,8 @@ static int openmpi_traced_MPI_Request_get_status(openmpi_MPI_Request_get_status_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_get_status))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Request_get_status, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -21341,20 +21341,19 @@ static int openmpi_traced_MPI_Rget(openmpi_MPI_Rget_fn *tracer_real, const void 
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 239);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(origin_addr, origin_count, origin_datatype, target_rank,
                                 target_disp, target_count, target_datatype, win, request);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(239, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(239, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -21402,7 +21401,8 @@ static int openmpi_traced_MPI_Rget(openmpi_MPI_Rget_fn *tracer_real, const void 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Rget, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -21452,21 +21452,20 @@ static int openmpi_traced_MPI_Rget_accumulate(openmpi_MPI_Rget_accumulate_fn *tr
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget_accumulate) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget_accumulate__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 240);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(origin_addr, origin_count, origin_datatype, result_addr,
                                 result_count, result_datatype, target_rank, target_disp,
                                 target_count, target_datatype, op, win, request);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(240, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(240, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -21521,7 +21520,8 @@ static int openmpi_traced_MPI_Rget_accumulate(openmpi_MPI_Rget_accumulate_fn *tr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget_accumulate))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Rget_accumulate, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -21570,20 +21570,19 @@ static int openmpi_traced_MPI_Rput(openmpi_MPI_Rput_fn *tracer_real, const void 
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rput) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rput__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 241);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(origin_addr, origin_count, origin_datatype, target_rank,
                                 target_disp, target_cout, target_datatype, win, request);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(241, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(241, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -21631,7 +21630,8 @@ static int openmpi_traced_MPI_Rput(openmpi_MPI_Rput_fn *tracer_real, const void 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rput))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Rput, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -21674,19 +21674,18 @@ static int openmpi_traced_MPI_Rsend(openmpi_MPI_Rsend_fn *tracer_real, const voi
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 242);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(ibuf, count, datatype, dest, tag, comm);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(242, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(242, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -21724,7 +21723,8 @@ static int openmpi_traced_MPI_Rsend(openmpi_MPI_Rsend_fn *tracer_real, const voi
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Rsend, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -21764,19 +21764,18 @@ static int openmpi_traced_MPI_Rsend_init(openmpi_MPI_Rsend_init_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend_init) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend_init__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 243);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(buf, count, datatype, dest, tag, comm, request);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(243, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(243, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -21818,7 +21817,8 @@ static int openmpi_traced_MPI_Rsend_init(openmpi_MPI_Rsend_init_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend_init))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Rsend_init, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -21858,19 +21858,18 @@ static int openmpi_traced_MPI_Scan(openmpi_MPI_Scan_fn *tracer_real, const void 
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scan) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scan__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 244);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(sendbuf, recvbuf, count, datatype, op, comm);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(244, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(244, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -21908,7 +21907,8 @@ static int openmpi_traced_MPI_Scan(openmpi_MPI_Scan_fn *tracer_real, const void 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scan))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Scan, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -21949,19 +21949,18 @@ static int openmpi_traced_MPI_Iscan(openmpi_MPI_Iscan_fn *tracer_real, const voi
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscan) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscan__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 245);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(sendbuf, recvbuf, count, datatype, op, comm, request);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(245, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(245, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -22002,7 +22001,8 @@ static int openmpi_traced_MPI_Iscan(openmpi_MPI_Iscan_fn *tracer_real, const voi
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscan))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iscan, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -22043,20 +22043,19 @@ static int openmpi_traced_MPI_Scatter(openmpi_MPI_Scatter_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatter) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatter__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 246);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
                                 comm);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(246, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(246, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -22100,7 +22099,8 @@ static int openmpi_traced_MPI_Scatter(openmpi_MPI_Scatter_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatter))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Scatter, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -22143,20 +22143,19 @@ static int openmpi_traced_MPI_Iscatter(openmpi_MPI_Iscatter_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatter) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatter__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 247);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
                                 comm, request);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(247, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(247, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -22203,7 +22202,8 @@ static int openmpi_traced_MPI_Iscatter(openmpi_MPI_Iscatter_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatter))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iscatter, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -22248,20 +22248,19 @@ static int openmpi_traced_MPI_Scatterv(openmpi_MPI_Scatterv_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatterv) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatterv__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 248);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype,
                                 root, comm);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(248, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(248, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -22307,7 +22306,8 @@ static int openmpi_traced_MPI_Scatterv(openmpi_MPI_Scatterv_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatterv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Scatterv, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -22353,20 +22353,19 @@ static int openmpi_traced_MPI_Iscatterv(openmpi_MPI_Iscatterv_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatterv) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatterv__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 249);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype,
                                 root, comm, request);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(249, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(249, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -22416,7 +22415,8 @@ static int openmpi_traced_MPI_Iscatterv(openmpi_MPI_Iscatterv_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatterv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iscatterv, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -22460,19 +22460,18 @@ static int openmpi_traced_MPI_Send_init(openmpi_MPI_Send_init_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send_init) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send_init__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 250);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(buf, count, datatype, dest, tag, comm, request);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(250, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(250, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -22514,7 +22513,8 @@ static int openmpi_traced_MPI_Send_init(openmpi_MPI_Send_init_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send_init))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Send_init, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -22554,19 +22554,18 @@ static int openmpi_traced_MPI_Send(openmpi_MPI_Send_fn *tracer_real, const void 
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 251);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(buf, count, datatype, dest, tag, comm);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(251, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(251, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -22604,7 +22603,8 @@ static int openmpi_traced_MPI_Send(openmpi_MPI_Send_fn *tracer_real, const void 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Send, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -22646,20 +22646,19 @@ static int openmpi_traced_MPI_Sendrecv(openmpi_MPI_Sendrecv_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 252);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
                                 recvtype, source, recvtag, comm, status);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(252, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(252, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -22713,7 +22712,8 @@ static int openmpi_traced_MPI_Sendrecv(openmpi_MPI_Sendrecv_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Sendrecv, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -22758,19 +22758,18 @@ static int openmpi_traced_MPI_Sendrecv_replace(openmpi_MPI_Sendrecv_replace_fn *
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv_replace) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv_replace__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 253);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(buf, count, datatype, dest, sendtag, source, recvtag, comm, status);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(253, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(253, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -22816,7 +22815,8 @@ static int openmpi_traced_MPI_Sendrecv_replace(openmpi_MPI_Sendrecv_replace_fn *
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv_replace))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Sendrecv_replace, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -22858,19 +22858,18 @@ static int openmpi_traced_MPI_Ssend_init(openmpi_MPI_Ssend_init_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend_init) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend_init__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 254);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(buf, count, datatype, dest, tag, comm, request);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(254, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(254, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -22912,7 +22911,8 @@ static int openmpi_traced_MPI_Ssend_init(openmpi_MPI_Ssend_init_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend_init))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ssend_init, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -22952,19 +22952,18 @@ static int openmpi_traced_MPI_Ssend(openmpi_MPI_Ssend_fn *tracer_real, const voi
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 255);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(buf, count, datatype, dest, tag, comm);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(255, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(255, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -23002,7 +23001,8 @@ static int openmpi_traced_MPI_Ssend(openmpi_MPI_Ssend_fn *tracer_real, const voi
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ssend, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -23040,19 +23040,18 @@ static int openmpi_traced_MPI_Start(openmpi_MPI_Start_fn *tracer_real, const voi
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Start) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Start__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 256);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(request);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(256, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(256, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -23078,7 +23077,8 @@ static int openmpi_traced_MPI_Start(openmpi_MPI_Start_fn *tracer_real, const voi
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Start))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Start, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -23116,19 +23116,18 @@ static int openmpi_traced_MPI_Startall(openmpi_MPI_Startall_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Startall) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Startall__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 257);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(count, array_of_requests);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(257, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(257, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -23155,7 +23154,8 @@ static int openmpi_traced_MPI_Startall(openmpi_MPI_Startall_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Startall))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Startall, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -23194,19 +23194,18 @@ static int openmpi_traced_MPI_Status_set_cancelled(openmpi_MPI_Status_set_cancel
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_cancelled) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_cancelled__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 258);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(status, flag);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(258, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(258, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -23233,7 +23232,8 @@ static int openmpi_traced_MPI_Status_set_cancelled(openmpi_MPI_Status_set_cancel
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_cancelled))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Status_set_cancelled, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -23272,19 +23272,18 @@ static int openmpi_traced_MPI_Status_set_elements(openmpi_MPI_Status_set_element
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 259);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(status, datatype, count);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(259, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(259, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -23314,7 +23313,8 @@ static int openmpi_traced_MPI_Status_set_elements(openmpi_MPI_Status_set_element
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Status_set_elements, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -23353,19 +23353,18 @@ static int openmpi_traced_MPI_Status_set_elements_x(openmpi_MPI_Status_set_eleme
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements_x) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements_x__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 260);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(status, datatype, count);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(260, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(260, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -23395,7 +23394,8 @@ static int openmpi_traced_MPI_Status_set_elements_x(openmpi_MPI_Status_set_eleme
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements_x))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Status_set_elements_x, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -23435,19 +23435,18 @@ static int openmpi_traced_MPI_Testall(openmpi_MPI_Testall_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testall) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testall__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 261);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(count, array_of_requests, flag, array_of_statuses);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(261, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(261, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -23481,7 +23480,8 @@ static int openmpi_traced_MPI_Testall(openmpi_MPI_Testall_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testall))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Testall, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -23522,19 +23522,18 @@ static int openmpi_traced_MPI_Testany(openmpi_MPI_Testany_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testany) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testany__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 262);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(count, array_of_requests, index, flag, status);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(262, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(262, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -23571,7 +23570,8 @@ static int openmpi_traced_MPI_Testany(openmpi_MPI_Testany_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testany))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Testany, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -23639,7 +23639,8 @@ static int openmpi_traced_MPI_Test(openmpi_MPI_Test_fn *tracer_real, const void 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Test, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -23677,19 +23678,18 @@ static int openmpi_traced_MPI_Test_cancelled(openmpi_MPI_Test_cancelled_fn *trac
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test_cancelled) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test_cancelled__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 264);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(status, flag);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(264, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(264, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -23717,7 +23717,8 @@ static int openmpi_traced_MPI_Test_cancelled(openmpi_MPI_Test_cancelled_fn *trac
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test_cancelled))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Test_cancelled, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -23756,20 +23757,19 @@ static int openmpi_traced_MPI_Testsome(openmpi_MPI_Testsome_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testsome) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testsome__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 265);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(incount, array_of_requests, outcount, array_of_indices,
                                 array_of_statuses);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(265, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(265, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -23806,7 +23806,8 @@ static int openmpi_traced_MPI_Testsome(openmpi_MPI_Testsome_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testsome))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Testsome, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -23846,19 +23847,18 @@ static int openmpi_traced_MPI_Topo_test(openmpi_MPI_Topo_test_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Topo_test) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Topo_test__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 266);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(comm, status);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(266, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(266, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -23886,7 +23886,8 @@ static int openmpi_traced_MPI_Topo_test(openmpi_MPI_Topo_test_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Topo_test))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Topo_test, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -23923,19 +23924,18 @@ static int openmpi_traced_MPI_Type_commit(openmpi_MPI_Type_commit_fn *tracer_rea
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_commit) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_commit__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 267);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(type);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(267, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(267, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -23961,7 +23961,8 @@ static int openmpi_traced_MPI_Type_commit(openmpi_MPI_Type_commit_fn *tracer_rea
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_commit))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_commit, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -23999,19 +24000,18 @@ static int openmpi_traced_MPI_Type_contiguous(openmpi_MPI_Type_contiguous_fn *tr
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_contiguous) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_contiguous__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 268);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(count, oldtype, newtype);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(268, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(268, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -24042,7 +24042,8 @@ static int openmpi_traced_MPI_Type_contiguous(openmpi_MPI_Type_contiguous_fn *tr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_contiguous))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_contiguous, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -24085,20 +24086,19 @@ static int openmpi_traced_MPI_Type_create_darray(openmpi_MPI_Type_create_darray_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_darray) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_darray__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 269);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(size, rank, ndims, gsize_array, distrib_array, darg_array,
                                 psize_array, order, oldtype, newtype);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(269, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(269, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -24146,7 +24146,8 @@ static int openmpi_traced_MPI_Type_create_darray(openmpi_MPI_Type_create_darray_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_darray))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_darray, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -24190,19 +24191,18 @@ static int openmpi_traced_MPI_Type_create_f90_complex(openmpi_MPI_Type_create_f9
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_complex) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_complex__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 270);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(p, r, newtype);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(270, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(270, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -24232,7 +24232,8 @@ static int openmpi_traced_MPI_Type_create_f90_complex(openmpi_MPI_Type_create_f9
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_complex))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_f90_complex, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -24271,19 +24272,18 @@ static int openmpi_traced_MPI_Type_create_f90_integer(openmpi_MPI_Type_create_f9
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_integer) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_integer__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 271);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(r, newtype);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(271, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(271, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -24311,7 +24311,8 @@ static int openmpi_traced_MPI_Type_create_f90_integer(openmpi_MPI_Type_create_f9
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_integer))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_f90_integer, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -24350,19 +24351,18 @@ static int openmpi_traced_MPI_Type_create_f90_real(openmpi_MPI_Type_create_f90_r
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_real) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_real__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 272);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(p, r, newtype);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(272, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(272, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -24392,7 +24392,8 @@ static int openmpi_traced_MPI_Type_create_f90_real(openmpi_MPI_Type_create_f90_r
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_real))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_f90_real, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -24434,19 +24435,18 @@ static int openmpi_traced_MPI_Type_create_hindexed_block(openmpi_MPI_Type_create
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed_block) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed_block__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 273);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(count, blocklength, array_of_displacements, oldtype, newtype);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(273, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(273, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -24482,7 +24482,8 @@ static int openmpi_traced_MPI_Type_create_hindexed_block(openmpi_MPI_Type_create
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed_block))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_hindexed_block, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -24526,20 +24527,19 @@ static int openmpi_traced_MPI_Type_create_hindexed(openmpi_MPI_Type_create_hinde
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 274);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(count, array_of_blocklengths, array_of_displacements, oldtype,
                                 newtype);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(274, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(274, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -24575,7 +24575,8 @@ static int openmpi_traced_MPI_Type_create_hindexed(openmpi_MPI_Type_create_hinde
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_hindexed, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -24618,19 +24619,18 @@ static int openmpi_traced_MPI_Type_create_hvector(openmpi_MPI_Type_create_hvecto
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hvector) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hvector__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 275);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(count, blocklength, stride, oldtype, newtype);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(275, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(275, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -24666,7 +24666,8 @@ static int openmpi_traced_MPI_Type_create_hvector(openmpi_MPI_Type_create_hvecto
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hvector))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_hvector, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -24708,19 +24709,18 @@ static int openmpi_traced_MPI_Type_create_keyval(openmpi_MPI_Type_create_keyval_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_keyval) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_keyval__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 276);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(type_copy_attr_fn, type_delete_attr_fn, type_keyval, extra_state);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(276, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(276, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -24754,7 +24754,8 @@ static int openmpi_traced_MPI_Type_create_keyval(openmpi_MPI_Type_create_keyval_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_keyval))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_keyval, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -24798,19 +24799,18 @@ static int openmpi_traced_MPI_Type_create_indexed_block(openmpi_MPI_Type_create_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_indexed_block) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_indexed_block__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 277);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(count, blocklength, array_of_displacements, oldtype, newtype);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(277, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(277, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -24846,7 +24846,8 @@ static int openmpi_traced_MPI_Type_create_indexed_block(openmpi_MPI_Type_create_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_indexed_block))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_indexed_block, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -24891,20 +24892,19 @@ static int openmpi_traced_MPI_Type_create_struct(openmpi_MPI_Type_create_struct_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_struct) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_struct__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 278);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(count, array_of_block_lengths, array_of_displacements,
                                 array_of_types, newtype);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(278, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(278, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -24940,7 +24940,8 @@ static int openmpi_traced_MPI_Type_create_struct(openmpi_MPI_Type_create_struct_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_struct))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_struct, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -24986,20 +24987,19 @@ static int openmpi_traced_MPI_Type_create_subarray(openmpi_MPI_Type_create_subar
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_subarray) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_subarray__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 279);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(ndims, size_array, subsize_array, start_array, order, oldtype,
                                 newtype);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(279, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(279, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -25040,7 +25040,8 @@ static int openmpi_traced_MPI_Type_create_subarray(openmpi_MPI_Type_create_subar
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_subarray))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_subarray, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -25083,19 +25084,18 @@ static int openmpi_traced_MPI_Type_create_resized(openmpi_MPI_Type_create_resize
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_resized) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_resized__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 280);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(oldtype, lb, extent, newtype);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(280, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(280, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -25128,7 +25128,8 @@ static int openmpi_traced_MPI_Type_create_resized(openmpi_MPI_Type_create_resize
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_resized))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_resized, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -25168,19 +25169,18 @@ static int openmpi_traced_MPI_Type_delete_attr(openmpi_MPI_Type_delete_attr_fn *
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_delete_attr) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_delete_attr__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 281);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(type, type_keyval);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(281, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(281, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -25207,7 +25207,8 @@ static int openmpi_traced_MPI_Type_delete_attr(openmpi_MPI_Type_delete_attr_fn *
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_delete_attr))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_delete_attr, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -25246,19 +25247,18 @@ static int openmpi_traced_MPI_Type_dup(openmpi_MPI_Type_dup_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_dup) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_dup__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 282);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(type, newtype);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(282, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(282, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -25286,7 +25286,8 @@ static int openmpi_traced_MPI_Type_dup(openmpi_MPI_Type_dup_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_dup))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_dup, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -25323,19 +25324,18 @@ static int openmpi_traced_MPI_Type_free(openmpi_MPI_Type_free_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 283);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(type);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(283, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(283, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -25361,7 +25361,8 @@ static int openmpi_traced_MPI_Type_free(openmpi_MPI_Type_free_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_free, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -25398,19 +25399,18 @@ static int openmpi_traced_MPI_Type_free_keyval(openmpi_MPI_Type_free_keyval_fn *
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free_keyval) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free_keyval__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 284);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(type_keyval);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(284, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(284, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -25436,7 +25436,8 @@ static int openmpi_traced_MPI_Type_free_keyval(openmpi_MPI_Type_free_keyval_fn *
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free_keyval))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_free_keyval, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -25474,19 +25475,18 @@ static int openmpi_traced_MPI_Type_get_attr(openmpi_MPI_Type_get_attr_fn *tracer
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_attr) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_attr__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 285);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(type, type_keyval, attribute_val, flag);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(285, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(285, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -25519,7 +25519,8 @@ static int openmpi_traced_MPI_Type_get_attr(openmpi_MPI_Type_get_attr_fn *tracer
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_attr))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_attr, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -25562,20 +25563,19 @@ static int openmpi_traced_MPI_Type_get_contents(openmpi_MPI_Type_get_contents_fn
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_contents) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_contents__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 286);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(mtype, max_integers, max_addresses, max_datatypes,
                                 array_of_integers, array_of_addresses, array_of_datatypes);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(286, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(286, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -25616,7 +25616,8 @@ static int openmpi_traced_MPI_Type_get_contents(openmpi_MPI_Type_get_contents_fn
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_contents))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_contents, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -25661,19 +25662,18 @@ static int openmpi_traced_MPI_Type_get_envelope(openmpi_MPI_Type_get_envelope_fn
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_envelope) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_envelope__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 287);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(type, num_integers, num_addresses, num_datatypes, combiner);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(287, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(287, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -25712,7 +25712,8 @@ static int openmpi_traced_MPI_Type_get_envelope(openmpi_MPI_Type_get_envelope_fn
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_envelope))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_envelope, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -25752,19 +25753,18 @@ static int openmpi_traced_MPI_Type_get_extent(openmpi_MPI_Type_get_extent_fn *tr
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 288);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(type, lb, extent);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(288, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(288, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -25795,7 +25795,8 @@ static int openmpi_traced_MPI_Type_get_extent(openmpi_MPI_Type_get_extent_fn *tr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_extent, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -25834,19 +25835,18 @@ static int openmpi_traced_MPI_Type_get_extent_x(openmpi_MPI_Type_get_extent_x_fn
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent_x) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent_x__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 289);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(type, lb, extent);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(289, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(289, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -25877,7 +25877,8 @@ static int openmpi_traced_MPI_Type_get_extent_x(openmpi_MPI_Type_get_extent_x_fn
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent_x))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_extent_x, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -25916,19 +25917,18 @@ static int openmpi_traced_MPI_Type_get_name(openmpi_MPI_Type_get_name_fn *tracer
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_name) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_name__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 290);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(type, type_name, resultlen);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(290, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(290, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -25960,7 +25960,8 @@ static int openmpi_traced_MPI_Type_get_name(openmpi_MPI_Type_get_name_fn *tracer
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_name))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_name, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -25999,19 +26000,18 @@ static int openmpi_traced_MPI_Type_get_true_extent(openmpi_MPI_Type_get_true_ext
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 291);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(datatype, true_lb, true_extent);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(291, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(291, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -26043,7 +26043,8 @@ static int openmpi_traced_MPI_Type_get_true_extent(openmpi_MPI_Type_get_true_ext
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_true_extent, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -26083,19 +26084,18 @@ static int openmpi_traced_MPI_Type_get_true_extent_x(openmpi_MPI_Type_get_true_e
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent_x) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent_x__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 292);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(datatype, true_lb, true_extent);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(292, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(292, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -26127,7 +26127,8 @@ static int openmpi_traced_MPI_Type_get_true_extent_x(openmpi_MPI_Type_get_true_e
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent_x))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_true_extent_x, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -26168,20 +26169,19 @@ static int openmpi_traced_MPI_Type_indexed(openmpi_MPI_Type_indexed_fn *tracer_r
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_indexed) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_indexed__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 293);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(count, array_of_blocklengths, array_of_displacements, oldtype,
                                 newtype);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(293, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(293, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -26217,7 +26217,8 @@ static int openmpi_traced_MPI_Type_indexed(openmpi_MPI_Type_indexed_fn *tracer_r
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_indexed))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_indexed, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -26259,19 +26260,18 @@ static int openmpi_traced_MPI_Type_match_size(openmpi_MPI_Type_match_size_fn *tr
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_match_size) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_match_size__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 294);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(typeclass, size, type);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(294, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(294, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -26301,7 +26301,8 @@ static int openmpi_traced_MPI_Type_match_size(openmpi_MPI_Type_match_size_fn *tr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_match_size))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_match_size, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -26340,19 +26341,18 @@ static int openmpi_traced_MPI_Type_set_attr(openmpi_MPI_Type_set_attr_fn *tracer
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_attr) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_attr__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 295);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(type, type_keyval, attr_val);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(295, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(295, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -26382,7 +26382,8 @@ static int openmpi_traced_MPI_Type_set_attr(openmpi_MPI_Type_set_attr_fn *tracer
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_attr))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_set_attr, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -26421,19 +26422,18 @@ static int openmpi_traced_MPI_Type_set_name(openmpi_MPI_Type_set_name_fn *tracer
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_name) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_name__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 296);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(type, type_name);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(296, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(296, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -26460,7 +26460,8 @@ static int openmpi_traced_MPI_Type_set_name(openmpi_MPI_Type_set_name_fn *tracer
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_name))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_set_name, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -26497,19 +26498,18 @@ static int openmpi_traced_MPI_Type_size(openmpi_MPI_Type_size_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 297);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(type, size);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(297, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(297, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -26537,7 +26537,8 @@ static int openmpi_traced_MPI_Type_size(openmpi_MPI_Type_size_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_size, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -26575,19 +26576,18 @@ static int openmpi_traced_MPI_Type_size_x(openmpi_MPI_Type_size_x_fn *tracer_rea
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size_x) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size_x__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 298);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(type, size);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(298, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(298, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -26615,7 +26615,8 @@ static int openmpi_traced_MPI_Type_size_x(openmpi_MPI_Type_size_x_fn *tracer_rea
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size_x))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_size_x, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -26653,19 +26654,18 @@ static int openmpi_traced_MPI_Type_vector(openmpi_MPI_Type_vector_fn *tracer_rea
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_vector) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_vector__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 299);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(count, blocklength, stride, oldtype, newtype);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(299, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(299, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -26701,7 +26701,8 @@ static int openmpi_traced_MPI_Type_vector(openmpi_MPI_Type_vector_fn *tracer_rea
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_vector))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_vector, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -26741,19 +26742,18 @@ static int openmpi_traced_MPI_Unpack(openmpi_MPI_Unpack_fn *tracer_real, const v
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 300);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(inbuf, insize, position, outbuf, outcount, datatype, comm);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(300, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(300, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -26794,7 +26794,8 @@ static int openmpi_traced_MPI_Unpack(openmpi_MPI_Unpack_fn *tracer_real, const v
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Unpack, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -26834,19 +26835,18 @@ static int openmpi_traced_MPI_Unpublish_name(openmpi_MPI_Unpublish_name_fn *trac
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpublish_name) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpublish_name__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 301);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(service_name, info, port_name);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(301, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(301, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -26876,7 +26876,8 @@ static int openmpi_traced_MPI_Unpublish_name(openmpi_MPI_Unpublish_name_fn *trac
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpublish_name))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Unpublish_name, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -26917,19 +26918,18 @@ static int openmpi_traced_MPI_Unpack_external(openmpi_MPI_Unpack_external_fn *tr
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack_external) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack_external__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 302);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(datarep, inbuf, insize, position, outbuf, outcount, datatype);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(302, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(302, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -26970,7 +26970,8 @@ static int openmpi_traced_MPI_Unpack_external(openmpi_MPI_Unpack_external_fn *tr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack_external))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Unpack_external, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -27037,7 +27038,8 @@ static int openmpi_traced_MPI_Waitall(openmpi_MPI_Waitall_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitall))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Waitall, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -27077,19 +27079,18 @@ static int openmpi_traced_MPI_Waitany(openmpi_MPI_Waitany_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitany) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitany__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 304);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(count, array_of_requests, index, status);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(304, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(304, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -27123,7 +27124,8 @@ static int openmpi_traced_MPI_Waitany(openmpi_MPI_Waitany_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitany))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Waitany, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -27186,7 +27188,8 @@ static int openmpi_traced_MPI_Wait(openmpi_MPI_Wait_fn *tracer_real, const void 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wait))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Wait, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -27225,20 +27228,19 @@ static int openmpi_traced_MPI_Waitsome(openmpi_MPI_Waitsome_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitsome) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitsome__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 306);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(incount, array_of_requests, outcount, array_of_indices,
                                 array_of_statuses);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(306, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(306, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -27275,7 +27277,8 @@ static int openmpi_traced_MPI_Waitsome(openmpi_MPI_Waitsome_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitsome))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Waitsome, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -27317,19 +27320,18 @@ static int openmpi_traced_MPI_Win_allocate(openmpi_MPI_Win_allocate_fn *tracer_r
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 307);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(size, disp_unit, info, comm, baseptr, win);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(307, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(307, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -27366,7 +27368,8 @@ static int openmpi_traced_MPI_Win_allocate(openmpi_MPI_Win_allocate_fn *tracer_r
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_allocate, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -27407,19 +27410,18 @@ static int openmpi_traced_MPI_Win_allocate_shared(openmpi_MPI_Win_allocate_share
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate_shared) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate_shared__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 308);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(size, disp_unit, info, comm, baseptr, win);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(308, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(308, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -27456,7 +27458,8 @@ static int openmpi_traced_MPI_Win_allocate_shared(openmpi_MPI_Win_allocate_share
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate_shared))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_allocate_shared, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -27496,19 +27499,18 @@ static int openmpi_traced_MPI_Win_attach(openmpi_MPI_Win_attach_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_attach) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_attach__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 309);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(win, base, size);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(309, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(309, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -27537,7 +27539,8 @@ static int openmpi_traced_MPI_Win_attach(openmpi_MPI_Win_attach_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_attach))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_attach, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -27575,19 +27578,18 @@ static int openmpi_traced_MPI_Win_call_errhandler(openmpi_MPI_Win_call_errhandle
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_call_errhandler) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_call_errhandler__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 310);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(win, errorcode);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(310, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(310, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -27614,7 +27616,8 @@ static int openmpi_traced_MPI_Win_call_errhandler(openmpi_MPI_Win_call_errhandle
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_call_errhandler))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_call_errhandler, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -27652,19 +27655,18 @@ static int openmpi_traced_MPI_Win_complete(openmpi_MPI_Win_complete_fn *tracer_r
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_complete) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_complete__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 311);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(win);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(311, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(311, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -27689,7 +27691,8 @@ static int openmpi_traced_MPI_Win_complete(openmpi_MPI_Win_complete_fn *tracer_r
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_complete))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_complete, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -27727,19 +27730,18 @@ static int openmpi_traced_MPI_Win_create(openmpi_MPI_Win_create_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 312);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(base, size, disp_unit, info, comm, win);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(312, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(312, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -27776,7 +27778,8 @@ static int openmpi_traced_MPI_Win_create(openmpi_MPI_Win_create_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_create, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -27816,19 +27819,18 @@ static int openmpi_traced_MPI_Win_create_dynamic(openmpi_MPI_Win_create_dynamic_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_dynamic) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_dynamic__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 313);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(info, comm, win);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(313, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(313, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -27858,7 +27860,8 @@ static int openmpi_traced_MPI_Win_create_dynamic(openmpi_MPI_Win_create_dynamic_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_dynamic))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_create_dynamic, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -27898,19 +27901,18 @@ static int openmpi_traced_MPI_Win_create_errhandler(openmpi_MPI_Win_create_errha
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_errhandler) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_errhandler__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 314);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(function, errhandler);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(314, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(314, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -27938,7 +27940,8 @@ static int openmpi_traced_MPI_Win_create_errhandler(openmpi_MPI_Win_create_errha
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_errhandler))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_create_errhandler, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -27979,19 +27982,18 @@ static int openmpi_traced_MPI_Win_create_keyval(openmpi_MPI_Win_create_keyval_fn
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_keyval) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_keyval__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 315);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(win_copy_attr_fn, win_delete_attr_fn, win_keyval, extra_state);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(315, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(315, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -28025,7 +28027,8 @@ static int openmpi_traced_MPI_Win_create_keyval(openmpi_MPI_Win_create_keyval_fn
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_keyval))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_create_keyval, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -28067,19 +28070,18 @@ static int openmpi_traced_MPI_Win_delete_attr(openmpi_MPI_Win_delete_attr_fn *tr
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_delete_attr) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_delete_attr__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 316);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(win, win_keyval);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(316, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(316, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -28106,7 +28108,8 @@ static int openmpi_traced_MPI_Win_delete_attr(openmpi_MPI_Win_delete_attr_fn *tr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_delete_attr))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_delete_attr, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -28144,19 +28147,18 @@ static int openmpi_traced_MPI_Win_detach(openmpi_MPI_Win_detach_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_detach) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_detach__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 317);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(win, base);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(317, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(317, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -28183,7 +28185,8 @@ static int openmpi_traced_MPI_Win_detach(openmpi_MPI_Win_detach_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_detach))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_detach, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -28220,19 +28223,18 @@ static int openmpi_traced_MPI_Win_fence(openmpi_MPI_Win_fence_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_fence) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_fence__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 318);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(assert, win);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(318, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(318, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -28259,7 +28261,8 @@ static int openmpi_traced_MPI_Win_fence(openmpi_MPI_Win_fence_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_fence))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_fence, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -28296,19 +28299,18 @@ static int openmpi_traced_MPI_Win_flush(openmpi_MPI_Win_flush_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 319);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(rank, win);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(319, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(319, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -28335,7 +28337,8 @@ static int openmpi_traced_MPI_Win_flush(openmpi_MPI_Win_flush_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_flush, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -28372,19 +28375,18 @@ static int openmpi_traced_MPI_Win_flush_all(openmpi_MPI_Win_flush_all_fn *tracer
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_all) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_all__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 320);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(win);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(320, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(320, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -28409,7 +28411,8 @@ static int openmpi_traced_MPI_Win_flush_all(openmpi_MPI_Win_flush_all_fn *tracer
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_all))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_flush_all, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -28446,19 +28449,18 @@ static int openmpi_traced_MPI_Win_flush_local(openmpi_MPI_Win_flush_local_fn *tr
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 321);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(rank, win);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(321, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(321, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -28485,7 +28487,8 @@ static int openmpi_traced_MPI_Win_flush_local(openmpi_MPI_Win_flush_local_fn *tr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_flush_local, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -28522,19 +28525,18 @@ static int openmpi_traced_MPI_Win_flush_local_all(openmpi_MPI_Win_flush_local_al
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local_all) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local_all__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 322);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(win);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(322, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(322, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -28559,7 +28561,8 @@ static int openmpi_traced_MPI_Win_flush_local_all(openmpi_MPI_Win_flush_local_al
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local_all))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_flush_local_all, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -28596,19 +28599,18 @@ static int openmpi_traced_MPI_Win_free(openmpi_MPI_Win_free_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 323);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(win);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(323, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(323, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -28634,7 +28636,8 @@ static int openmpi_traced_MPI_Win_free(openmpi_MPI_Win_free_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_free, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -28671,19 +28674,18 @@ static int openmpi_traced_MPI_Win_free_keyval(openmpi_MPI_Win_free_keyval_fn *tr
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free_keyval) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free_keyval__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 324);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(win_keyval);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(324, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(324, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -28709,7 +28711,8 @@ static int openmpi_traced_MPI_Win_free_keyval(openmpi_MPI_Win_free_keyval_fn *tr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free_keyval))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_free_keyval, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -28747,19 +28750,18 @@ static int openmpi_traced_MPI_Win_get_attr(openmpi_MPI_Win_get_attr_fn *tracer_r
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_attr) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_attr__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 325);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(win, win_keyval, attribute_val, flag);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(325, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(325, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -28792,7 +28794,8 @@ static int openmpi_traced_MPI_Win_get_attr(openmpi_MPI_Win_get_attr_fn *tracer_r
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_attr))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_get_attr, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -28831,19 +28834,18 @@ static int openmpi_traced_MPI_Win_get_errhandler(openmpi_MPI_Win_get_errhandler_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_errhandler) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_errhandler__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 326);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(win, errhandler);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(326, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(326, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -28871,7 +28873,8 @@ static int openmpi_traced_MPI_Win_get_errhandler(openmpi_MPI_Win_get_errhandler_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_errhandler))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_get_errhandler, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -28910,19 +28913,18 @@ static int openmpi_traced_MPI_Win_get_group(openmpi_MPI_Win_get_group_fn *tracer
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_group) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_group__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 327);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(win, group);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(327, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(327, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -28950,7 +28952,8 @@ static int openmpi_traced_MPI_Win_get_group(openmpi_MPI_Win_get_group_fn *tracer
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_group))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_get_group, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -28988,19 +28991,18 @@ static int openmpi_traced_MPI_Win_get_info(openmpi_MPI_Win_get_info_fn *tracer_r
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_info) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_info__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 328);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(win, info_used);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(328, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(328, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -29028,7 +29030,8 @@ static int openmpi_traced_MPI_Win_get_info(openmpi_MPI_Win_get_info_fn *tracer_r
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_info))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_get_info, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -29066,19 +29069,18 @@ static int openmpi_traced_MPI_Win_get_name(openmpi_MPI_Win_get_name_fn *tracer_r
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_name) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_name__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 329);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(win, win_name, resultlen);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(329, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(329, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -29110,7 +29112,8 @@ static int openmpi_traced_MPI_Win_get_name(openmpi_MPI_Win_get_name_fn *tracer_r
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_name))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_get_name, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -29149,19 +29152,18 @@ static int openmpi_traced_MPI_Win_lock(openmpi_MPI_Win_lock_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 330);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(lock_type, rank, assert, win);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(330, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(330, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -29193,7 +29195,8 @@ static int openmpi_traced_MPI_Win_lock(openmpi_MPI_Win_lock_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_lock, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -29231,19 +29234,18 @@ static int openmpi_traced_MPI_Win_lock_all(openmpi_MPI_Win_lock_all_fn *tracer_r
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock_all) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock_all__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 331);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(assert, win);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(331, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(331, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -29270,7 +29272,8 @@ static int openmpi_traced_MPI_Win_lock_all(openmpi_MPI_Win_lock_all_fn *tracer_r
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock_all))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_lock_all, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -29308,19 +29311,18 @@ static int openmpi_traced_MPI_Win_post(openmpi_MPI_Win_post_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_post) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_post__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 332);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(group, assert, win);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(332, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(332, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -29349,7 +29351,8 @@ static int openmpi_traced_MPI_Win_post(openmpi_MPI_Win_post_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_post))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_post, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -29387,19 +29390,18 @@ static int openmpi_traced_MPI_Win_set_attr(openmpi_MPI_Win_set_attr_fn *tracer_r
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_attr) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_attr__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 333);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(win, win_keyval, attribute_val);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(333, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(333, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -29429,7 +29431,8 @@ static int openmpi_traced_MPI_Win_set_attr(openmpi_MPI_Win_set_attr_fn *tracer_r
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_attr))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_set_attr, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -29468,19 +29471,18 @@ static int openmpi_traced_MPI_Win_set_errhandler(openmpi_MPI_Win_set_errhandler_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_errhandler) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_errhandler__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 334);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(win, errhandler);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(334, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(334, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -29507,7 +29509,8 @@ static int openmpi_traced_MPI_Win_set_errhandler(openmpi_MPI_Win_set_errhandler_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_errhandler))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_set_errhandler, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -29545,19 +29548,18 @@ static int openmpi_traced_MPI_Win_set_info(openmpi_MPI_Win_set_info_fn *tracer_r
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_info) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_info__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 335);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(win, info);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(335, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(335, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -29584,7 +29586,8 @@ static int openmpi_traced_MPI_Win_set_info(openmpi_MPI_Win_set_info_fn *tracer_r
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_info))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_set_info, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -29622,19 +29625,18 @@ static int openmpi_traced_MPI_Win_set_name(openmpi_MPI_Win_set_name_fn *tracer_r
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_name) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_name__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 336);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(win, win_name);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(336, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(336, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -29661,7 +29663,8 @@ static int openmpi_traced_MPI_Win_set_name(openmpi_MPI_Win_set_name_fn *tracer_r
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_name))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_set_name, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -29699,19 +29702,18 @@ static int openmpi_traced_MPI_Win_shared_query(openmpi_MPI_Win_shared_query_fn *
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_shared_query) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_shared_query__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 337);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(win, rank, size, disp_unit, baseptr);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(337, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(337, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -29747,7 +29749,8 @@ static int openmpi_traced_MPI_Win_shared_query(openmpi_MPI_Win_shared_query_fn *
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_shared_query))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_shared_query, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -29786,19 +29789,18 @@ static int openmpi_traced_MPI_Win_start(openmpi_MPI_Win_start_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_start) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_start__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 338);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(group, assert, win);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(338, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(338, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -29827,7 +29829,8 @@ static int openmpi_traced_MPI_Win_start(openmpi_MPI_Win_start_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_start))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_start, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -29864,19 +29867,18 @@ static int openmpi_traced_MPI_Win_sync(openmpi_MPI_Win_sync_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_sync) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_sync__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 339);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(win);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(339, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(339, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -29901,7 +29903,8 @@ static int openmpi_traced_MPI_Win_sync(openmpi_MPI_Win_sync_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_sync))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_sync, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -29938,19 +29941,18 @@ static int openmpi_traced_MPI_Win_test(openmpi_MPI_Win_test_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_test) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_test__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 340);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(win, flag);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(340, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(340, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -29978,7 +29980,8 @@ static int openmpi_traced_MPI_Win_test(openmpi_MPI_Win_test_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_test))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_test, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -30015,19 +30018,18 @@ static int openmpi_traced_MPI_Win_unlock(openmpi_MPI_Win_unlock_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 341);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(rank, win);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(341, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(341, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -30054,7 +30056,8 @@ static int openmpi_traced_MPI_Win_unlock(openmpi_MPI_Win_unlock_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_unlock, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -30091,19 +30094,18 @@ static int openmpi_traced_MPI_Win_unlock_all(openmpi_MPI_Win_unlock_all_fn *trac
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock_all) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock_all__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 342);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(win);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(342, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(342, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -30128,7 +30130,8 @@ static int openmpi_traced_MPI_Win_unlock_all(openmpi_MPI_Win_unlock_all_fn *trac
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock_all))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_unlock_all, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -30165,19 +30168,18 @@ static int openmpi_traced_MPI_Win_wait(openmpi_MPI_Win_wait_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_wait) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_wait__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 343);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(win);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(343, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(343, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -30202,7 +30204,8 @@ static int openmpi_traced_MPI_Win_wait(openmpi_MPI_Win_wait_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_wait))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_wait, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -30238,19 +30241,18 @@ static double openmpi_traced_MPI_Wtick(openmpi_MPI_Wtick_fn *tracer_real, const 
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wtick) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wtick__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 344);
     double tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real();
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(344, tracer_depth, 0);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(344, tracer_depth, 0));
     openmpi_depth--;
     return tracer_result;
   }
@@ -30274,7 +30276,8 @@ static double openmpi_traced_MPI_Wtick(openmpi_MPI_Wtick_fn *tracer_real, const 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wtick))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Wtick, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -30310,19 +30313,18 @@ static double openmpi_traced_MPI_Wtime(openmpi_MPI_Wtime_fn *tracer_real, const 
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wtime) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wtime__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 345);
     double tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real();
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(345, tracer_depth, 0);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(345, tracer_depth, 0));
     openmpi_depth--;
     return tracer_result;
   }
@@ -30346,7 +30348,8 @@ static double openmpi_traced_MPI_Wtime(openmpi_MPI_Wtime_fn *tracer_real, const 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wtime))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Wtime, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -30383,19 +30386,18 @@ static int openmpi_traced_MPI_T_init_thread(openmpi_MPI_T_init_thread_fn *tracer
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_init_thread) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_init_thread__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 346);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(required, provided);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(346, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(346, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -30423,7 +30425,8 @@ static int openmpi_traced_MPI_T_init_thread(openmpi_MPI_T_init_thread_fn *tracer
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_init_thread))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_init_thread, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -30461,19 +30464,18 @@ static int openmpi_traced_MPI_T_finalize(openmpi_MPI_T_finalize_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_finalize) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_finalize__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 347);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real();
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(347, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(347, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -30496,7 +30498,8 @@ static int openmpi_traced_MPI_T_finalize(openmpi_MPI_T_finalize_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_finalize))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_finalize, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -30533,19 +30536,18 @@ static int openmpi_traced_MPI_T_cvar_get_num(openmpi_MPI_T_cvar_get_num_fn *trac
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_num) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_num__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 348);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(num_cvar);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(348, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(348, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -30571,7 +30573,8 @@ static int openmpi_traced_MPI_T_cvar_get_num(openmpi_MPI_T_cvar_get_num_fn *trac
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_num))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_cvar_get_num, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -30612,20 +30615,19 @@ static int openmpi_traced_MPI_T_cvar_get_info(openmpi_MPI_T_cvar_get_info_fn *tr
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_info) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_info__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 349);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(cvar_index, name, name_len, verbosity, datatype, enumtype, desc,
                                 desc_len, bind, scope);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(349, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(349, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -30681,7 +30683,8 @@ static int openmpi_traced_MPI_T_cvar_get_info(openmpi_MPI_T_cvar_get_info_fn *tr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_info))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_cvar_get_info, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -30724,19 +30727,18 @@ static int openmpi_traced_MPI_T_cvar_get_index(openmpi_MPI_T_cvar_get_index_fn *
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_index) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_index__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 350);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(name, cvar_index);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(350, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(350, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -30764,7 +30766,8 @@ static int openmpi_traced_MPI_T_cvar_get_index(openmpi_MPI_T_cvar_get_index_fn *
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_index))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_cvar_get_index, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -30804,19 +30807,18 @@ static int openmpi_traced_MPI_T_cvar_handle_alloc(openmpi_MPI_T_cvar_handle_allo
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_handle_alloc) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_handle_alloc__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 351);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(cvar_index, obj_handle, handle, count);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(351, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(351, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -30850,7 +30852,8 @@ static int openmpi_traced_MPI_T_cvar_handle_alloc(openmpi_MPI_T_cvar_handle_allo
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_handle_alloc))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_cvar_handle_alloc, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -30889,19 +30892,18 @@ static int openmpi_traced_MPI_T_cvar_handle_free(openmpi_MPI_T_cvar_handle_free_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_handle_free) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_handle_free__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 352);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(handle);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(352, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(352, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -30927,7 +30929,8 @@ static int openmpi_traced_MPI_T_cvar_handle_free(openmpi_MPI_T_cvar_handle_free_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_handle_free))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_cvar_handle_free, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -30965,19 +30968,18 @@ static int openmpi_traced_MPI_T_cvar_read(openmpi_MPI_T_cvar_read_fn *tracer_rea
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_read) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_read__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 353);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(handle, buf);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(353, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(353, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -31004,7 +31006,8 @@ static int openmpi_traced_MPI_T_cvar_read(openmpi_MPI_T_cvar_read_fn *tracer_rea
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_read))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_cvar_read, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -31042,19 +31045,18 @@ static int openmpi_traced_MPI_T_cvar_write(openmpi_MPI_T_cvar_write_fn *tracer_r
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_write) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_write__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 354);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(handle, buf);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(354, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(354, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -31081,7 +31083,8 @@ static int openmpi_traced_MPI_T_cvar_write(openmpi_MPI_T_cvar_write_fn *tracer_r
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_write))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_cvar_write, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -31118,19 +31121,18 @@ static int openmpi_traced_MPI_T_category_get_num(openmpi_MPI_T_category_get_num_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_num) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_num__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 355);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(num_cat);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(355, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(355, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -31156,7 +31158,8 @@ static int openmpi_traced_MPI_T_category_get_num(openmpi_MPI_T_category_get_num_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_num))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_category_get_num, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -31197,20 +31200,19 @@ static int openmpi_traced_MPI_T_category_get_info(openmpi_MPI_T_category_get_inf
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_info) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_info__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 356);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(cat_index, name, name_len, desc, desc_len, num_cvars, num_pvars,
                                 num_categories);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(356, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(356, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -31259,7 +31261,8 @@ static int openmpi_traced_MPI_T_category_get_info(openmpi_MPI_T_category_get_inf
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_info))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_category_get_info, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -31301,19 +31304,18 @@ static int openmpi_traced_MPI_T_category_get_index(openmpi_MPI_T_category_get_in
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_index) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_index__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 357);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(name, category_index);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(357, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(357, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -31341,7 +31343,8 @@ static int openmpi_traced_MPI_T_category_get_index(openmpi_MPI_T_category_get_in
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_index))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_category_get_index, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -31380,19 +31383,18 @@ static int openmpi_traced_MPI_T_category_get_cvars(openmpi_MPI_T_category_get_cv
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_cvars) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_cvars__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 358);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(cat_index, len, indices);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(358, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(358, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -31422,7 +31424,8 @@ static int openmpi_traced_MPI_T_category_get_cvars(openmpi_MPI_T_category_get_cv
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_cvars))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_category_get_cvars, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -31461,19 +31464,18 @@ static int openmpi_traced_MPI_T_category_get_pvars(openmpi_MPI_T_category_get_pv
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_pvars) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_pvars__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 359);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(cat_index, len, indices);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(359, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(359, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -31503,7 +31505,8 @@ static int openmpi_traced_MPI_T_category_get_pvars(openmpi_MPI_T_category_get_pv
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_pvars))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_category_get_pvars, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -31542,19 +31545,18 @@ static int openmpi_traced_MPI_T_category_get_categories(openmpi_MPI_T_category_g
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_categories) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_categories__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 360);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(cat_index, len, indices);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(360, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(360, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -31584,7 +31586,8 @@ static int openmpi_traced_MPI_T_category_get_categories(openmpi_MPI_T_category_g
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_categories))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_category_get_categories, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -31622,19 +31625,18 @@ static int openmpi_traced_MPI_T_category_changed(openmpi_MPI_T_category_changed_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_changed) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_changed__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 361);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(stamp);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(361, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(361, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -31660,7 +31662,8 @@ static int openmpi_traced_MPI_T_category_changed(openmpi_MPI_T_category_changed_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_changed))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_category_changed, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -31697,19 +31700,18 @@ static int openmpi_traced_MPI_T_pvar_get_num(openmpi_MPI_T_pvar_get_num_fn *trac
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_num) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_num__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 362);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(num_pvar);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(362, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(362, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -31735,7 +31737,8 @@ static int openmpi_traced_MPI_T_pvar_get_num(openmpi_MPI_T_pvar_get_num_fn *trac
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_num))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_pvar_get_num, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -31777,20 +31780,19 @@ static int openmpi_traced_MPI_T_pvar_get_info(openmpi_MPI_T_pvar_get_info_fn *tr
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_info) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_info__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 363);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pvar_index, name, name_len, verbosity, var_class, datatype,
                                 enumtype, desc, desc_len, bind, readonly, continuous, atomic);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(363, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(363, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -31857,7 +31859,8 @@ static int openmpi_traced_MPI_T_pvar_get_info(openmpi_MPI_T_pvar_get_info_fn *tr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_info))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_pvar_get_info, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -31901,19 +31904,18 @@ static int openmpi_traced_MPI_T_pvar_get_index(openmpi_MPI_T_pvar_get_index_fn *
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_index) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_index__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 364);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(name, var_class, pvar_index);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(364, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(364, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -31944,7 +31946,8 @@ static int openmpi_traced_MPI_T_pvar_get_index(openmpi_MPI_T_pvar_get_index_fn *
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_index))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_pvar_get_index, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -31983,19 +31986,18 @@ static int openmpi_traced_MPI_T_pvar_session_create(openmpi_MPI_T_pvar_session_c
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_session_create) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_session_create__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 365);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(session);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(365, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(365, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -32021,7 +32023,8 @@ static int openmpi_traced_MPI_T_pvar_session_create(openmpi_MPI_T_pvar_session_c
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_session_create))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_pvar_session_create, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -32059,19 +32062,18 @@ static int openmpi_traced_MPI_T_pvar_session_free(openmpi_MPI_T_pvar_session_fre
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_session_free) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_session_free__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 366);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(session);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(366, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(366, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -32097,7 +32099,8 @@ static int openmpi_traced_MPI_T_pvar_session_free(openmpi_MPI_T_pvar_session_fre
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_session_free))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_pvar_session_free, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -32137,19 +32140,18 @@ static int openmpi_traced_MPI_T_pvar_handle_alloc(openmpi_MPI_T_pvar_handle_allo
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_handle_alloc) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_handle_alloc__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 367);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(session, pvar_index, obj_handle, handle, count);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(367, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(367, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -32186,7 +32188,8 @@ static int openmpi_traced_MPI_T_pvar_handle_alloc(openmpi_MPI_T_pvar_handle_allo
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_handle_alloc))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_pvar_handle_alloc, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -32227,19 +32230,18 @@ static int openmpi_traced_MPI_T_pvar_handle_free(openmpi_MPI_T_pvar_handle_free_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_handle_free) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_handle_free__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 368);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(session, handle);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(368, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(368, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -32267,7 +32269,8 @@ static int openmpi_traced_MPI_T_pvar_handle_free(openmpi_MPI_T_pvar_handle_free_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_handle_free))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_pvar_handle_free, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -32306,19 +32309,18 @@ static int openmpi_traced_MPI_T_pvar_start(openmpi_MPI_T_pvar_start_fn *tracer_r
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_start) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_start__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 369);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(session, handle);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(369, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(369, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -32345,7 +32347,8 @@ static int openmpi_traced_MPI_T_pvar_start(openmpi_MPI_T_pvar_start_fn *tracer_r
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_start))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_pvar_start, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -32383,19 +32386,18 @@ static int openmpi_traced_MPI_T_pvar_stop(openmpi_MPI_T_pvar_stop_fn *tracer_rea
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_stop) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_stop__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 370);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(session, handle);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(370, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(370, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -32422,7 +32424,8 @@ static int openmpi_traced_MPI_T_pvar_stop(openmpi_MPI_T_pvar_stop_fn *tracer_rea
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_stop))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_pvar_stop, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -32460,19 +32463,18 @@ static int openmpi_traced_MPI_T_pvar_read(openmpi_MPI_T_pvar_read_fn *tracer_rea
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_read) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_read__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 371);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(session, handle, buf);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(371, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(371, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -32501,7 +32503,8 @@ static int openmpi_traced_MPI_T_pvar_read(openmpi_MPI_T_pvar_read_fn *tracer_rea
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_read))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_pvar_read, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -32540,19 +32543,18 @@ static int openmpi_traced_MPI_T_pvar_write(openmpi_MPI_T_pvar_write_fn *tracer_r
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_write) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_write__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 372);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(session, handle, buf);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(372, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(372, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -32581,7 +32583,8 @@ static int openmpi_traced_MPI_T_pvar_write(openmpi_MPI_T_pvar_write_fn *tracer_r
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_write))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_pvar_write, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -32620,19 +32623,18 @@ static int openmpi_traced_MPI_T_pvar_reset(openmpi_MPI_T_pvar_reset_fn *tracer_r
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_reset) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_reset__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 373);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(session, handle);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(373, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(373, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -32659,7 +32661,8 @@ static int openmpi_traced_MPI_T_pvar_reset(openmpi_MPI_T_pvar_reset_fn *tracer_r
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_reset))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_pvar_reset, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -32698,19 +32701,18 @@ static int openmpi_traced_MPI_T_pvar_readreset(openmpi_MPI_T_pvar_readreset_fn *
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_readreset) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_readreset__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 374);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(session, handle, buf);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(374, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(374, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -32739,7 +32741,8 @@ static int openmpi_traced_MPI_T_pvar_readreset(openmpi_MPI_T_pvar_readreset_fn *
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_readreset))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_pvar_readreset, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -32778,19 +32781,18 @@ static int openmpi_traced_MPI_T_enum_get_info(openmpi_MPI_T_enum_get_info_fn *tr
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_enum_get_info) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_enum_get_info__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 375);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(enumtype, num, name, name_len);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(375, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(375, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -32825,7 +32827,8 @@ static int openmpi_traced_MPI_T_enum_get_info(openmpi_MPI_T_enum_get_info_fn *tr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_enum_get_info))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_enum_get_info, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -32864,19 +32867,18 @@ static int openmpi_traced_MPI_T_enum_get_item(openmpi_MPI_T_enum_get_item_fn *tr
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_enum_get_item) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_enum_get_item__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 376);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(enumtype, index, value, name, name_len);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(376, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(376, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -32914,7 +32916,8 @@ static int openmpi_traced_MPI_T_enum_get_item(openmpi_MPI_T_enum_get_item_fn *tr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_enum_get_item))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_enum_get_item, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -32952,19 +32955,18 @@ static int openmpi_traced_MPI_Attr_delete(openmpi_MPI_Attr_delete_fn *tracer_rea
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_delete) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_delete__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 377);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(comm, keyval);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(377, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(377, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -32991,7 +32993,8 @@ static int openmpi_traced_MPI_Attr_delete(openmpi_MPI_Attr_delete_fn *tracer_rea
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_delete))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Attr_delete, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -33029,19 +33032,18 @@ static int openmpi_traced_MPI_Attr_get(openmpi_MPI_Attr_get_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_get) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_get__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 378);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(comm, keyval, attribute_val, flag);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(378, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(378, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -33074,7 +33076,8 @@ static int openmpi_traced_MPI_Attr_get(openmpi_MPI_Attr_get_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_get))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Attr_get, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -33113,19 +33116,18 @@ static int openmpi_traced_MPI_Attr_put(openmpi_MPI_Attr_put_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_put) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_put__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 379);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(comm, keyval, attribute_val);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(379, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(379, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -33155,7 +33157,8 @@ static int openmpi_traced_MPI_Attr_put(openmpi_MPI_Attr_put_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_put))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Attr_put, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -33195,19 +33198,18 @@ static int openmpi_traced_MPI_Keyval_create(openmpi_MPI_Keyval_create_fn *tracer
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_create) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_create__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 380);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(copy_fn, delete_fn, keyval, extra_state);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(380, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(380, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -33240,7 +33242,8 @@ static int openmpi_traced_MPI_Keyval_create(openmpi_MPI_Keyval_create_fn *tracer
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_create))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Keyval_create, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }
@@ -33279,19 +33282,18 @@ static int openmpi_traced_MPI_Keyval_free(openmpi_MPI_Keyval_free_fn *tracer_rea
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_free) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_free__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("openmpi", 381);
     int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(keyval);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(381, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(381, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -33317,7 +33319,8 @@ static int openmpi_traced_MPI_Keyval_free(openmpi_MPI_Keyval_free_fn *tracer_rea
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_free))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Keyval_free, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
+    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   openmpi_depth--;
   return tracer_args.tracer_result;
 }

@@ -3875,4 +3875,9 @@ struct ze_zelTracerSetEnabled_args {
 void ze_command_begin(struct tracer_command *command);
 void ze_command_end(struct tracer_command *command, int64_t status);
 
+/* Minimal mode: writes one batch of calls as lttng_ust_ze:call, and the backend's index
+ * among the batching ones, -1 until registered (ze_tracepoints.c). */
+void ze_write_calls(const uint64_t *slots, unsigned count);
+extern int ze_batch;
+
 #endif

@@ -755,19 +755,18 @@ static ze_result_t ze_traced_zeInit(ze_zeInit_fn *tracer_real, const void *trace
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeInit) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeInit__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 0);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(0, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(0, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -792,7 +791,8 @@ static ze_result_t ze_traced_zeInit(ze_zeInit_fn *tracer_real, const void *trace
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeInit))
     lttng_ust_tracepoint(lttng_ust_ze, zeInit, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -829,19 +829,18 @@ static ze_result_t ze_traced_zeDriverGet(ze_zeDriverGet_fn *tracer_real, const v
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGet) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGet__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 1);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pCount, phDrivers);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(1, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(1, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -869,7 +868,8 @@ static ze_result_t ze_traced_zeDriverGet(ze_zeDriverGet_fn *tracer_real, const v
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGet))
     lttng_ust_tracepoint(lttng_ust_ze, zeDriverGet, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -908,19 +908,18 @@ static ze_result_t ze_traced_zeDriverGetApiVersion(ze_zeDriverGetApiVersion_fn *
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetApiVersion) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetApiVersion__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 2);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hDriver, version);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(2, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(2, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -948,7 +947,8 @@ static ze_result_t ze_traced_zeDriverGetApiVersion(ze_zeDriverGetApiVersion_fn *
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetApiVersion))
     lttng_ust_tracepoint(lttng_ust_ze, zeDriverGetApiVersion, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -987,19 +987,18 @@ static ze_result_t ze_traced_zeDriverGetProperties(ze_zeDriverGetProperties_fn *
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetProperties) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetProperties__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 3);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hDriver, pDriverProperties);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(3, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(3, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -1026,7 +1025,8 @@ static ze_result_t ze_traced_zeDriverGetProperties(ze_zeDriverGetProperties_fn *
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zeDriverGetProperties, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -1067,19 +1067,18 @@ static ze_result_t ze_traced_zeDriverGetIpcProperties(ze_zeDriverGetIpcPropertie
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetIpcProperties) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetIpcProperties__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 4);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hDriver, pIpcProperties);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(4, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(4, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -1106,7 +1105,8 @@ static ze_result_t ze_traced_zeDriverGetIpcProperties(ze_zeDriverGetIpcPropertie
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetIpcProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zeDriverGetIpcProperties, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -1148,19 +1148,18 @@ static ze_result_t ze_traced_zeDriverGetExtensionProperties(ze_zeDriverGetExtens
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetExtensionProperties) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetExtensionProperties__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 5);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hDriver, pCount, pExtensionProperties);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(5, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(5, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -1191,7 +1190,8 @@ static ze_result_t ze_traced_zeDriverGetExtensionProperties(ze_zeDriverGetExtens
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetExtensionProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zeDriverGetExtensionProperties, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -1259,7 +1259,8 @@ static ze_result_t ze_traced_zeDriverGetExtensionFunctionAddress(ze_zeDriverGetE
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetExtensionFunctionAddress))
     lttng_ust_tracepoint(lttng_ust_ze, zeDriverGetExtensionFunctionAddress, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -1299,19 +1300,18 @@ static ze_result_t ze_traced_zeDeviceGet(ze_zeDeviceGet_fn *tracer_real, const v
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGet) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGet__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 7);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hDriver, pCount, phDevices);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(7, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(7, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -1342,7 +1342,8 @@ static ze_result_t ze_traced_zeDeviceGet(ze_zeDeviceGet_fn *tracer_real, const v
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGet))
     lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGet, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -1381,19 +1382,18 @@ static ze_result_t ze_traced_zeDeviceGetSubDevices(ze_zeDeviceGetSubDevices_fn *
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetSubDevices) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetSubDevices__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 8);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hDevice, pCount, phSubdevices);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(8, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(8, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -1424,7 +1424,8 @@ static ze_result_t ze_traced_zeDeviceGetSubDevices(ze_zeDeviceGetSubDevices_fn *
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetSubDevices))
     lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGetSubDevices, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -1465,19 +1466,18 @@ static ze_result_t ze_traced_zeDeviceGetProperties(ze_zeDeviceGetProperties_fn *
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetProperties) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetProperties__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 9);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hDevice, pDeviceProperties);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(9, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(9, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -1504,7 +1504,8 @@ static ze_result_t ze_traced_zeDeviceGetProperties(ze_zeDeviceGetProperties_fn *
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGetProperties, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -1545,19 +1546,18 @@ static ze_result_t ze_traced_zeDeviceGetComputeProperties(ze_zeDeviceGetComputeP
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetComputeProperties) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetComputeProperties__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 10);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hDevice, pComputeProperties);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(10, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(10, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -1584,7 +1584,8 @@ static ze_result_t ze_traced_zeDeviceGetComputeProperties(ze_zeDeviceGetComputeP
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetComputeProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGetComputeProperties, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -1625,19 +1626,18 @@ static ze_result_t ze_traced_zeDeviceGetModuleProperties(ze_zeDeviceGetModulePro
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetModuleProperties) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetModuleProperties__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 11);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hDevice, pModuleProperties);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(11, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(11, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -1664,7 +1664,8 @@ static ze_result_t ze_traced_zeDeviceGetModuleProperties(ze_zeDeviceGetModulePro
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetModuleProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGetModuleProperties, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -1706,19 +1707,18 @@ static ze_result_t ze_traced_zeDeviceGetCommandQueueGroupProperties(ze_zeDeviceG
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCommandQueueGroupProperties) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCommandQueueGroupProperties__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 12);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hDevice, pCount, pCommandQueueGroupProperties);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(12, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(12, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -1749,7 +1749,8 @@ static ze_result_t ze_traced_zeDeviceGetCommandQueueGroupProperties(ze_zeDeviceG
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCommandQueueGroupProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGetCommandQueueGroupProperties, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -1792,19 +1793,18 @@ static ze_result_t ze_traced_zeDeviceGetMemoryProperties(ze_zeDeviceGetMemoryPro
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryProperties) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryProperties__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 13);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hDevice, pCount, pMemProperties);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(13, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(13, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -1835,7 +1835,8 @@ static ze_result_t ze_traced_zeDeviceGetMemoryProperties(ze_zeDeviceGetMemoryPro
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGetMemoryProperties, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -1876,19 +1877,18 @@ static ze_result_t ze_traced_zeDeviceGetMemoryAccessProperties(ze_zeDeviceGetMem
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryAccessProperties) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryAccessProperties__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 14);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hDevice, pMemAccessProperties);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(14, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(14, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -1915,7 +1915,8 @@ static ze_result_t ze_traced_zeDeviceGetMemoryAccessProperties(ze_zeDeviceGetMem
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryAccessProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGetMemoryAccessProperties, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -1957,19 +1958,18 @@ static ze_result_t ze_traced_zeDeviceGetCacheProperties(ze_zeDeviceGetCachePrope
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCacheProperties) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCacheProperties__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 15);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hDevice, pCount, pCacheProperties);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(15, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(15, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -2000,7 +2000,8 @@ static ze_result_t ze_traced_zeDeviceGetCacheProperties(ze_zeDeviceGetCachePrope
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCacheProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGetCacheProperties, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -2041,19 +2042,18 @@ static ze_result_t ze_traced_zeDeviceGetImageProperties(ze_zeDeviceGetImagePrope
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetImageProperties) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetImageProperties__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 16);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hDevice, pImageProperties);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(16, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(16, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -2080,7 +2080,8 @@ static ze_result_t ze_traced_zeDeviceGetImageProperties(ze_zeDeviceGetImagePrope
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetImageProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGetImageProperties, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -2121,19 +2122,18 @@ static ze_result_t ze_traced_zeDeviceGetExternalMemoryProperties(ze_zeDeviceGetE
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetExternalMemoryProperties) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetExternalMemoryProperties__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 17);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hDevice, pExternalMemoryProperties);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(17, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(17, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -2161,7 +2161,8 @@ static ze_result_t ze_traced_zeDeviceGetExternalMemoryProperties(ze_zeDeviceGetE
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetExternalMemoryProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGetExternalMemoryProperties, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -2203,19 +2204,18 @@ static ze_result_t ze_traced_zeDeviceGetP2PProperties(ze_zeDeviceGetP2PPropertie
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetP2PProperties) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetP2PProperties__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 18);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hDevice, hPeerDevice, pP2PProperties);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(18, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(18, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -2245,7 +2245,8 @@ static ze_result_t ze_traced_zeDeviceGetP2PProperties(ze_zeDeviceGetP2PPropertie
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetP2PProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGetP2PProperties, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -2286,19 +2287,18 @@ static ze_result_t ze_traced_zeDeviceCanAccessPeer(ze_zeDeviceCanAccessPeer_fn *
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceCanAccessPeer) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceCanAccessPeer__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 19);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hDevice, hPeerDevice, value);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(19, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(19, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -2329,7 +2329,8 @@ static ze_result_t ze_traced_zeDeviceCanAccessPeer(ze_zeDeviceCanAccessPeer_fn *
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceCanAccessPeer))
     lttng_ust_tracepoint(lttng_ust_ze, zeDeviceCanAccessPeer, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -2369,19 +2370,18 @@ static ze_result_t ze_traced_zeDeviceGetStatus(ze_zeDeviceGetStatus_fn *tracer_r
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetStatus) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetStatus__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 20);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hDevice);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(20, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(20, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -2406,7 +2406,8 @@ static ze_result_t ze_traced_zeDeviceGetStatus(ze_zeDeviceGetStatus_fn *tracer_r
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetStatus))
     lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGetStatus, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -2446,19 +2447,18 @@ static ze_result_t ze_traced_zeDeviceGetGlobalTimestamps(ze_zeDeviceGetGlobalTim
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetGlobalTimestamps) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetGlobalTimestamps__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 21);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hDevice, hostTimestamp, deviceTimestamp);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(21, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(21, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -2490,7 +2490,8 @@ static ze_result_t ze_traced_zeDeviceGetGlobalTimestamps(ze_zeDeviceGetGlobalTim
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetGlobalTimestamps))
     lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGetGlobalTimestamps, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -2531,19 +2532,18 @@ static ze_result_t ze_traced_zeContextCreate(ze_zeContextCreate_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreate) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreate__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 22);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hDriver, desc, phContext);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(22, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(22, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -2574,7 +2574,8 @@ static ze_result_t ze_traced_zeContextCreate(ze_zeContextCreate_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreate))
     lttng_ust_tracepoint(lttng_ust_ze, zeContextCreate, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -2617,19 +2618,18 @@ static ze_result_t ze_traced_zeContextCreateEx(ze_zeContextCreateEx_fn *tracer_r
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreateEx) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreateEx__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 23);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hDriver, desc, numDevices, phDevices, phContext);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(23, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(23, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -2665,7 +2665,8 @@ static ze_result_t ze_traced_zeContextCreateEx(ze_zeContextCreateEx_fn *tracer_r
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreateEx))
     lttng_ust_tracepoint(lttng_ust_ze, zeContextCreateEx, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -2726,7 +2727,8 @@ static ze_result_t ze_traced_zeContextDestroy(ze_zeContextDestroy_fn *tracer_rea
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextDestroy))
     lttng_ust_tracepoint(lttng_ust_ze, zeContextDestroy, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -2764,19 +2766,18 @@ static ze_result_t ze_traced_zeContextGetStatus(ze_zeContextGetStatus_fn *tracer
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextGetStatus) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextGetStatus__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 25);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hContext);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(25, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(25, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -2801,7 +2802,8 @@ static ze_result_t ze_traced_zeContextGetStatus(ze_zeContextGetStatus_fn *tracer
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextGetStatus))
     lttng_ust_tracepoint(lttng_ust_ze, zeContextGetStatus, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -2842,19 +2844,18 @@ static ze_result_t ze_traced_zeCommandQueueCreate(ze_zeCommandQueueCreate_fn *tr
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueCreate) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueCreate__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 26);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hContext, hDevice, desc, phCommandQueue);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(26, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(26, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -2887,7 +2888,8 @@ static ze_result_t ze_traced_zeCommandQueueCreate(ze_zeCommandQueueCreate_fn *tr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueCreate))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandQueueCreate, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -2928,19 +2930,18 @@ static ze_result_t ze_traced_zeCommandQueueDestroy(ze_zeCommandQueueDestroy_fn *
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueDestroy) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueDestroy__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 27);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hCommandQueue);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(27, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(27, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -2965,7 +2966,8 @@ static ze_result_t ze_traced_zeCommandQueueDestroy(ze_zeCommandQueueDestroy_fn *
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueDestroy))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandQueueDestroy, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -3033,7 +3035,8 @@ static ze_result_t ze_traced_zeCommandQueueExecuteCommandLists(ze_zeCommandQueue
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueExecuteCommandLists))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandQueueExecuteCommandLists, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -3099,7 +3102,8 @@ static ze_result_t ze_traced_zeCommandQueueSynchronize(ze_zeCommandQueueSynchron
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueSynchronize))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandQueueSynchronize, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -3169,7 +3173,8 @@ static ze_result_t ze_traced_zeCommandListCreate(ze_zeCommandListCreate_fn *trac
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListCreate))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListCreate, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -3241,7 +3246,8 @@ static ze_result_t ze_traced_zeCommandListCreateImmediate(ze_zeCommandListCreate
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListCreateImmediate))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListCreateImmediate, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -3302,7 +3308,8 @@ static ze_result_t ze_traced_zeCommandListDestroy(ze_zeCommandListDestroy_fn *tr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListDestroy))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListDestroy, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -3340,19 +3347,18 @@ static ze_result_t ze_traced_zeCommandListClose(ze_zeCommandListClose_fn *tracer
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListClose) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListClose__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 33);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hCommandList);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(33, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(33, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -3377,7 +3383,8 @@ static ze_result_t ze_traced_zeCommandListClose(ze_zeCommandListClose_fn *tracer
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListClose))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListClose, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -3435,7 +3442,8 @@ static ze_result_t ze_traced_zeCommandListReset(ze_zeCommandListReset_fn *tracer
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListReset))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListReset, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -3477,19 +3485,18 @@ static ze_result_t ze_traced_zeCommandListAppendWriteGlobalTimestamp(ze_zeComman
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWriteGlobalTimestamp) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWriteGlobalTimestamp__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 35);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hCommandList, dstptr, hSignalEvent, numWaitEvents, phWaitEvents);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(35, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(35, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -3525,7 +3532,8 @@ static ze_result_t ze_traced_zeCommandListAppendWriteGlobalTimestamp(ze_zeComman
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWriteGlobalTimestamp))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendWriteGlobalTimestamp, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -3572,19 +3580,18 @@ static ze_result_t ze_traced_zeCommandListAppendBarrier(ze_zeCommandListAppendBa
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendBarrier) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendBarrier__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 36);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hCommandList, hSignalEvent, numWaitEvents, phWaitEvents);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(36, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(36, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -3616,7 +3623,8 @@ static ze_result_t ze_traced_zeCommandListAppendBarrier(ze_zeCommandListAppendBa
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendBarrier))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendBarrier, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -3665,20 +3673,19 @@ static ze_result_t ze_traced_zeCommandListAppendMemoryRangesBarrier(ze_zeCommand
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryRangesBarrier) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryRangesBarrier__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 37);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hCommandList, numRanges, pRangeSizes, pRanges, hSignalEvent,
                                 numWaitEvents, phWaitEvents);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(37, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(37, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -3718,7 +3725,8 @@ static ze_result_t ze_traced_zeCommandListAppendMemoryRangesBarrier(ze_zeCommand
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryRangesBarrier))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendMemoryRangesBarrier, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -3766,19 +3774,18 @@ static ze_result_t ze_traced_zeContextSystemBarrier(ze_zeContextSystemBarrier_fn
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextSystemBarrier) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextSystemBarrier__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 38);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hContext, hDevice);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(38, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(38, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -3805,7 +3812,8 @@ static ze_result_t ze_traced_zeContextSystemBarrier(ze_zeContextSystemBarrier_fn
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextSystemBarrier))
     lttng_ust_tracepoint(lttng_ust_ze, zeContextSystemBarrier, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -3896,7 +3904,8 @@ static ze_result_t ze_traced_zeCommandListAppendMemoryCopy(ze_zeCommandListAppen
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryCopy))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendMemoryCopy, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -3993,7 +4002,8 @@ static ze_result_t ze_traced_zeCommandListAppendMemoryFill(ze_zeCommandListAppen
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryFill))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendMemoryFill, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -4106,7 +4116,8 @@ static ze_result_t ze_traced_zeCommandListAppendMemoryCopyRegion(ze_zeCommandLis
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryCopyRegion))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendMemoryCopyRegion, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -4212,7 +4223,8 @@ static ze_result_t ze_traced_zeCommandListAppendMemoryCopyFromContext(ze_zeComma
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryCopyFromContext))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendMemoryCopyFromContext, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -4266,20 +4278,19 @@ static ze_result_t ze_traced_zeCommandListAppendImageCopy(ze_zeCommandListAppend
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopy) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopy__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 43);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hCommandList, hDstImage, hSrcImage, hSignalEvent, numWaitEvents,
                                 phWaitEvents);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(43, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(43, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -4316,7 +4327,8 @@ static ze_result_t ze_traced_zeCommandListAppendImageCopy(ze_zeCommandListAppend
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopy))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendImageCopy, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -4368,20 +4380,19 @@ static ze_result_t ze_traced_zeCommandListAppendImageCopyRegion(ze_zeCommandList
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyRegion) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyRegion__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 44);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hCommandList, hDstImage, hSrcImage, pDstRegion, pSrcRegion,
                                 hSignalEvent, numWaitEvents, phWaitEvents);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(44, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(44, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -4423,7 +4434,8 @@ static ze_result_t ze_traced_zeCommandListAppendImageCopyRegion(ze_zeCommandList
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyRegion))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendImageCopyRegion, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -4479,20 +4491,19 @@ static ze_result_t ze_traced_zeCommandListAppendImageCopyToMemory(ze_zeCommandLi
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyToMemory) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyToMemory__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 45);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hCommandList, dstptr, hSrcImage, pSrcRegion, hSignalEvent,
                                 numWaitEvents, phWaitEvents);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(45, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(45, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -4532,7 +4543,8 @@ static ze_result_t ze_traced_zeCommandListAppendImageCopyToMemory(ze_zeCommandLi
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyToMemory))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendImageCopyToMemory, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -4585,20 +4597,19 @@ static ze_result_t ze_traced_zeCommandListAppendImageCopyFromMemory(ze_zeCommand
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyFromMemory) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyFromMemory__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 46);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hCommandList, hDstImage, srcptr, pDstRegion, hSignalEvent,
                                 numWaitEvents, phWaitEvents);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(46, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(46, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -4638,7 +4649,8 @@ static ze_result_t ze_traced_zeCommandListAppendImageCopyFromMemory(ze_zeCommand
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyFromMemory))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendImageCopyFromMemory, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -4686,19 +4698,18 @@ static ze_result_t ze_traced_zeCommandListAppendMemoryPrefetch(ze_zeCommandListA
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryPrefetch) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryPrefetch__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 47);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hCommandList, ptr, size);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(47, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(47, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -4728,7 +4739,8 @@ static ze_result_t ze_traced_zeCommandListAppendMemoryPrefetch(ze_zeCommandListA
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryPrefetch))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendMemoryPrefetch, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -4771,19 +4783,18 @@ static ze_result_t ze_traced_zeCommandListAppendMemAdvise(ze_zeCommandListAppend
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemAdvise) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemAdvise__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 48);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hCommandList, hDevice, ptr, size, advice);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(48, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(48, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -4817,7 +4828,8 @@ static ze_result_t ze_traced_zeCommandListAppendMemAdvise(ze_zeCommandListAppend
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemAdvise))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendMemAdvise, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -4892,7 +4904,8 @@ static ze_result_t ze_traced_zeEventPoolCreate(ze_zeEventPoolCreate_fn *tracer_r
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolCreate))
     lttng_ust_tracepoint(lttng_ust_ze, zeEventPoolCreate, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -4933,19 +4946,18 @@ static ze_result_t ze_traced_zeEventPoolDestroy(ze_zeEventPoolDestroy_fn *tracer
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolDestroy) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolDestroy__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 50);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hEventPool);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(50, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(50, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -4970,7 +4982,8 @@ static ze_result_t ze_traced_zeEventPoolDestroy(ze_zeEventPoolDestroy_fn *tracer
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolDestroy))
     lttng_ust_tracepoint(lttng_ust_ze, zeEventPoolDestroy, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -5009,19 +5022,18 @@ static ze_result_t ze_traced_zeEventCreate(ze_zeEventCreate_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventCreate) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventCreate__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 51);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hEventPool, desc, phEvent);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(51, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(51, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -5052,7 +5064,8 @@ static ze_result_t ze_traced_zeEventCreate(ze_zeEventCreate_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventCreate))
     lttng_ust_tracepoint(lttng_ust_ze, zeEventCreate, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -5091,19 +5104,18 @@ static ze_result_t ze_traced_zeEventDestroy(ze_zeEventDestroy_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventDestroy) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventDestroy__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 52);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hEvent);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(52, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(52, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -5128,7 +5140,8 @@ static ze_result_t ze_traced_zeEventDestroy(ze_zeEventDestroy_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventDestroy))
     lttng_ust_tracepoint(lttng_ust_ze, zeEventDestroy, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -5167,19 +5180,18 @@ static ze_result_t ze_traced_zeEventPoolGetIpcHandle(ze_zeEventPoolGetIpcHandle_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolGetIpcHandle) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolGetIpcHandle__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 53);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hEventPool, phIpc);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(53, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(53, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -5206,7 +5218,8 @@ static ze_result_t ze_traced_zeEventPoolGetIpcHandle(ze_zeEventPoolGetIpcHandle_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolGetIpcHandle))
     lttng_ust_tracepoint(lttng_ust_ze, zeEventPoolGetIpcHandle, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -5248,19 +5261,18 @@ static ze_result_t ze_traced_zeEventPoolOpenIpcHandle(ze_zeEventPoolOpenIpcHandl
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolOpenIpcHandle) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolOpenIpcHandle__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 54);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hContext, hIpc, phEventPool);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(54, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(54, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -5290,7 +5302,8 @@ static ze_result_t ze_traced_zeEventPoolOpenIpcHandle(ze_zeEventPoolOpenIpcHandl
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolOpenIpcHandle))
     lttng_ust_tracepoint(lttng_ust_ze, zeEventPoolOpenIpcHandle, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -5330,19 +5343,18 @@ static ze_result_t ze_traced_zeEventPoolCloseIpcHandle(ze_zeEventPoolCloseIpcHan
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolCloseIpcHandle) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolCloseIpcHandle__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 55);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hEventPool);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(55, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(55, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -5367,7 +5379,8 @@ static ze_result_t ze_traced_zeEventPoolCloseIpcHandle(ze_zeEventPoolCloseIpcHan
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolCloseIpcHandle))
     lttng_ust_tracepoint(lttng_ust_ze, zeEventPoolCloseIpcHandle, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -5406,19 +5419,18 @@ static ze_result_t ze_traced_zeCommandListAppendSignalEvent(ze_zeCommandListAppe
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendSignalEvent) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendSignalEvent__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 56);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hCommandList, hEvent);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(56, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(56, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -5445,7 +5457,8 @@ static ze_result_t ze_traced_zeCommandListAppendSignalEvent(ze_zeCommandListAppe
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendSignalEvent))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendSignalEvent, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -5487,19 +5500,18 @@ static ze_result_t ze_traced_zeCommandListAppendWaitOnEvents(ze_zeCommandListApp
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWaitOnEvents) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWaitOnEvents__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 57);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hCommandList, numEvents, phEvents);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(57, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(57, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -5529,7 +5541,8 @@ static ze_result_t ze_traced_zeCommandListAppendWaitOnEvents(ze_zeCommandListApp
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWaitOnEvents))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendWaitOnEvents, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -5568,19 +5581,18 @@ static ze_result_t ze_traced_zeEventHostSignal(ze_zeEventHostSignal_fn *tracer_r
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostSignal) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostSignal__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 58);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hEvent);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(58, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(58, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -5605,7 +5617,8 @@ static ze_result_t ze_traced_zeEventHostSignal(ze_zeEventHostSignal_fn *tracer_r
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostSignal))
     lttng_ust_tracepoint(lttng_ust_ze, zeEventHostSignal, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -5665,7 +5678,8 @@ static ze_result_t ze_traced_zeEventHostSynchronize(ze_zeEventHostSynchronize_fn
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostSynchronize))
     lttng_ust_tracepoint(lttng_ust_ze, zeEventHostSynchronize, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -5722,7 +5736,8 @@ static ze_result_t ze_traced_zeEventQueryStatus(ze_zeEventQueryStatus_fn *tracer
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryStatus))
     lttng_ust_tracepoint(lttng_ust_ze, zeEventQueryStatus, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -5761,19 +5776,18 @@ static ze_result_t ze_traced_zeCommandListAppendEventReset(ze_zeCommandListAppen
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendEventReset) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendEventReset__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 61);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hCommandList, hEvent);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(61, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(61, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -5800,7 +5814,8 @@ static ze_result_t ze_traced_zeCommandListAppendEventReset(ze_zeCommandListAppen
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendEventReset))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendEventReset, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -5839,19 +5854,18 @@ static ze_result_t ze_traced_zeEventHostReset(ze_zeEventHostReset_fn *tracer_rea
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostReset) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostReset__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 62);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hEvent);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(62, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(62, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -5876,7 +5890,8 @@ static ze_result_t ze_traced_zeEventHostReset(ze_zeEventHostReset_fn *tracer_rea
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostReset))
     lttng_ust_tracepoint(lttng_ust_ze, zeEventHostReset, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -5915,19 +5930,18 @@ static ze_result_t ze_traced_zeEventQueryKernelTimestamp(ze_zeEventQueryKernelTi
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryKernelTimestamp) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryKernelTimestamp__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 63);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hEvent, dstptr);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(63, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(63, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -5954,7 +5968,8 @@ static ze_result_t ze_traced_zeEventQueryKernelTimestamp(ze_zeEventQueryKernelTi
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryKernelTimestamp))
     lttng_ust_tracepoint(lttng_ust_ze, zeEventQueryKernelTimestamp, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -6002,20 +6017,19 @@ static ze_result_t ze_traced_zeCommandListAppendQueryKernelTimestamps(ze_zeComma
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendQueryKernelTimestamps) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendQueryKernelTimestamps__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 64);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hCommandList, numEvents, phEvents, dstptr, pOffsets, hSignalEvent,
                                 numWaitEvents, phWaitEvents);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(64, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(64, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -6057,7 +6071,8 @@ static ze_result_t ze_traced_zeCommandListAppendQueryKernelTimestamps(ze_zeComma
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendQueryKernelTimestamps))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendQueryKernelTimestamps, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -6107,19 +6122,18 @@ static ze_result_t ze_traced_zeFenceCreate(ze_zeFenceCreate_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceCreate) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceCreate__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 65);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hCommandQueue, desc, phFence);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(65, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(65, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -6150,7 +6164,8 @@ static ze_result_t ze_traced_zeFenceCreate(ze_zeFenceCreate_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceCreate))
     lttng_ust_tracepoint(lttng_ust_ze, zeFenceCreate, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -6189,19 +6204,18 @@ static ze_result_t ze_traced_zeFenceDestroy(ze_zeFenceDestroy_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceDestroy) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceDestroy__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 66);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hFence);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(66, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(66, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -6226,7 +6240,8 @@ static ze_result_t ze_traced_zeFenceDestroy(ze_zeFenceDestroy_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceDestroy))
     lttng_ust_tracepoint(lttng_ust_ze, zeFenceDestroy, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -6286,7 +6301,8 @@ static ze_result_t ze_traced_zeFenceHostSynchronize(ze_zeFenceHostSynchronize_fn
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceHostSynchronize))
     lttng_ust_tracepoint(lttng_ust_ze, zeFenceHostSynchronize, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -6323,19 +6339,18 @@ static ze_result_t ze_traced_zeFenceQueryStatus(ze_zeFenceQueryStatus_fn *tracer
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceQueryStatus) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceQueryStatus__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 68);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hFence);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(68, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(68, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -6360,7 +6375,8 @@ static ze_result_t ze_traced_zeFenceQueryStatus(ze_zeFenceQueryStatus_fn *tracer
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceQueryStatus))
     lttng_ust_tracepoint(lttng_ust_ze, zeFenceQueryStatus, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -6397,19 +6413,18 @@ static ze_result_t ze_traced_zeFenceReset(ze_zeFenceReset_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceReset) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceReset__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 69);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hFence);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(69, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(69, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -6434,7 +6449,8 @@ static ze_result_t ze_traced_zeFenceReset(ze_zeFenceReset_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceReset))
     lttng_ust_tracepoint(lttng_ust_ze, zeFenceReset, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -6474,19 +6490,18 @@ static ze_result_t ze_traced_zeImageGetProperties(ze_zeImageGetProperties_fn *tr
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetProperties) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetProperties__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 70);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hDevice, desc, pImageProperties);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(70, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(70, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -6516,7 +6531,8 @@ static ze_result_t ze_traced_zeImageGetProperties(ze_zeImageGetProperties_fn *tr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zeImageGetProperties, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -6557,19 +6573,18 @@ static ze_result_t ze_traced_zeImageCreate(ze_zeImageCreate_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageCreate) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageCreate__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 71);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hContext, hDevice, desc, phImage);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(71, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(71, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -6602,7 +6617,8 @@ static ze_result_t ze_traced_zeImageCreate(ze_zeImageCreate_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageCreate))
     lttng_ust_tracepoint(lttng_ust_ze, zeImageCreate, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -6641,19 +6657,18 @@ static ze_result_t ze_traced_zeImageDestroy(ze_zeImageDestroy_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageDestroy) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageDestroy__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 72);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hImage);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(72, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(72, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -6678,7 +6693,8 @@ static ze_result_t ze_traced_zeImageDestroy(ze_zeImageDestroy_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageDestroy))
     lttng_ust_tracepoint(lttng_ust_ze, zeImageDestroy, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -6756,7 +6772,8 @@ static ze_result_t ze_traced_zeMemAllocShared(ze_zeMemAllocShared_fn *tracer_rea
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemAllocShared))
     lttng_ust_tracepoint(lttng_ust_ze, zeMemAllocShared, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -6834,7 +6851,8 @@ static ze_result_t ze_traced_zeMemAllocDevice(ze_zeMemAllocDevice_fn *tracer_rea
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemAllocDevice))
     lttng_ust_tracepoint(lttng_ust_ze, zeMemAllocDevice, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -6907,7 +6925,8 @@ static ze_result_t ze_traced_zeMemAllocHost(ze_zeMemAllocHost_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemAllocHost))
     lttng_ust_tracepoint(lttng_ust_ze, zeMemAllocHost, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -6968,7 +6987,8 @@ static ze_result_t ze_traced_zeMemFree(ze_zeMemFree_fn *tracer_real, const void 
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemFree))
     lttng_ust_tracepoint(lttng_ust_ze, zeMemFree, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -7008,19 +7028,18 @@ static ze_result_t ze_traced_zeMemGetAllocProperties(ze_zeMemGetAllocProperties_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAllocProperties) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAllocProperties__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 77);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hContext, ptr, pMemAllocProperties, phDevice);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(77, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(77, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -7053,7 +7072,8 @@ static ze_result_t ze_traced_zeMemGetAllocProperties(ze_zeMemGetAllocProperties_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAllocProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zeMemGetAllocProperties, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -7095,19 +7115,18 @@ static ze_result_t ze_traced_zeMemGetAddressRange(ze_zeMemGetAddressRange_fn *tr
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAddressRange) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAddressRange__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 78);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hContext, ptr, pBase, pSize);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(78, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(78, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -7141,7 +7160,8 @@ static ze_result_t ze_traced_zeMemGetAddressRange(ze_zeMemGetAddressRange_fn *tr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAddressRange))
     lttng_ust_tracepoint(lttng_ust_ze, zeMemGetAddressRange, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -7182,19 +7202,18 @@ static ze_result_t ze_traced_zeMemGetIpcHandle(ze_zeMemGetIpcHandle_fn *tracer_r
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetIpcHandle) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetIpcHandle__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 79);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hContext, ptr, pIpcHandle);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(79, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(79, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -7224,7 +7243,8 @@ static ze_result_t ze_traced_zeMemGetIpcHandle(ze_zeMemGetIpcHandle_fn *tracer_r
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetIpcHandle))
     lttng_ust_tracepoint(lttng_ust_ze, zeMemGetIpcHandle, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -7267,19 +7287,18 @@ static ze_result_t ze_traced_zeMemOpenIpcHandle(ze_zeMemOpenIpcHandle_fn *tracer
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemOpenIpcHandle) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemOpenIpcHandle__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 80);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hContext, hDevice, handle, flags, pptr);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(80, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(80, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -7313,7 +7332,8 @@ static ze_result_t ze_traced_zeMemOpenIpcHandle(ze_zeMemOpenIpcHandle_fn *tracer
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemOpenIpcHandle))
     lttng_ust_tracepoint(lttng_ust_ze, zeMemOpenIpcHandle, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -7353,19 +7373,18 @@ static ze_result_t ze_traced_zeMemCloseIpcHandle(ze_zeMemCloseIpcHandle_fn *trac
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemCloseIpcHandle) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemCloseIpcHandle__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 81);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hContext, ptr);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(81, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(81, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -7392,7 +7411,8 @@ static ze_result_t ze_traced_zeMemCloseIpcHandle(ze_zeMemCloseIpcHandle_fn *trac
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemCloseIpcHandle))
     lttng_ust_tracepoint(lttng_ust_ze, zeMemCloseIpcHandle, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -7433,19 +7453,18 @@ static ze_result_t ze_traced_zeModuleCreate(ze_zeModuleCreate_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleCreate) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleCreate__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 82);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hContext, hDevice, desc, phModule, phBuildLog);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(82, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(82, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -7482,7 +7501,8 @@ static ze_result_t ze_traced_zeModuleCreate(ze_zeModuleCreate_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleCreate))
     lttng_ust_tracepoint(lttng_ust_ze, zeModuleCreate, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -7522,19 +7542,18 @@ static ze_result_t ze_traced_zeModuleDestroy(ze_zeModuleDestroy_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDestroy) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDestroy__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 83);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hModule);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(83, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(83, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -7559,7 +7578,8 @@ static ze_result_t ze_traced_zeModuleDestroy(ze_zeModuleDestroy_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDestroy))
     lttng_ust_tracepoint(lttng_ust_ze, zeModuleDestroy, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -7598,19 +7618,18 @@ static ze_result_t ze_traced_zeModuleDynamicLink(ze_zeModuleDynamicLink_fn *trac
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDynamicLink) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDynamicLink__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 84);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(numModules, phModules, phLinkLog);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(84, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(84, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -7641,7 +7660,8 @@ static ze_result_t ze_traced_zeModuleDynamicLink(ze_zeModuleDynamicLink_fn *trac
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDynamicLink))
     lttng_ust_tracepoint(lttng_ust_ze, zeModuleDynamicLink, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -7681,19 +7701,18 @@ static ze_result_t ze_traced_zeModuleBuildLogDestroy(ze_zeModuleBuildLogDestroy_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogDestroy) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogDestroy__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 85);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hModuleBuildLog);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(85, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(85, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -7718,7 +7737,8 @@ static ze_result_t ze_traced_zeModuleBuildLogDestroy(ze_zeModuleBuildLogDestroy_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogDestroy))
     lttng_ust_tracepoint(lttng_ust_ze, zeModuleBuildLogDestroy, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -7758,19 +7778,18 @@ static ze_result_t ze_traced_zeModuleBuildLogGetString(ze_zeModuleBuildLogGetStr
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogGetString) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogGetString__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 86);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hModuleBuildLog, pSize, pBuildLog);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(86, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(86, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -7802,7 +7821,8 @@ static ze_result_t ze_traced_zeModuleBuildLogGetString(ze_zeModuleBuildLogGetStr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogGetString))
     lttng_ust_tracepoint(lttng_ust_ze, zeModuleBuildLogGetString, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -7843,19 +7863,18 @@ static ze_result_t ze_traced_zeModuleGetNativeBinary(ze_zeModuleGetNativeBinary_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetNativeBinary) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetNativeBinary__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 87);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hModule, pSize, pModuleNativeBinary);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(87, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(87, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -7887,7 +7906,8 @@ static ze_result_t ze_traced_zeModuleGetNativeBinary(ze_zeModuleGetNativeBinary_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetNativeBinary))
     lttng_ust_tracepoint(lttng_ust_ze, zeModuleGetNativeBinary, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -7929,19 +7949,18 @@ static ze_result_t ze_traced_zeModuleGetGlobalPointer(ze_zeModuleGetGlobalPointe
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetGlobalPointer) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetGlobalPointer__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 88);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hModule, pGlobalName, pSize, pptr);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(88, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(88, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -7975,7 +7994,8 @@ static ze_result_t ze_traced_zeModuleGetGlobalPointer(ze_zeModuleGetGlobalPointe
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetGlobalPointer))
     lttng_ust_tracepoint(lttng_ust_ze, zeModuleGetGlobalPointer, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -8016,19 +8036,18 @@ static ze_result_t ze_traced_zeModuleGetKernelNames(ze_zeModuleGetKernelNames_fn
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetKernelNames) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetKernelNames__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 89);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hModule, pCount, pNames);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(89, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(89, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -8059,7 +8078,8 @@ static ze_result_t ze_traced_zeModuleGetKernelNames(ze_zeModuleGetKernelNames_fn
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetKernelNames))
     lttng_ust_tracepoint(lttng_ust_ze, zeModuleGetKernelNames, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -8099,19 +8119,18 @@ static ze_result_t ze_traced_zeModuleGetProperties(ze_zeModuleGetProperties_fn *
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetProperties) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetProperties__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 90);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hModule, pModuleProperties);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(90, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(90, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -8138,7 +8157,8 @@ static ze_result_t ze_traced_zeModuleGetProperties(ze_zeModuleGetProperties_fn *
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zeModuleGetProperties, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -8205,7 +8225,8 @@ static ze_result_t ze_traced_zeKernelCreate(ze_zeKernelCreate_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelCreate))
     lttng_ust_tracepoint(lttng_ust_ze, zeKernelCreate, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -8243,19 +8264,18 @@ static ze_result_t ze_traced_zeKernelDestroy(ze_zeKernelDestroy_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelDestroy) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelDestroy__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 92);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hKernel);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(92, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(92, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -8280,7 +8300,8 @@ static ze_result_t ze_traced_zeKernelDestroy(ze_zeKernelDestroy_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelDestroy))
     lttng_ust_tracepoint(lttng_ust_ze, zeKernelDestroy, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -8320,19 +8341,18 @@ static ze_result_t ze_traced_zeModuleGetFunctionPointer(ze_zeModuleGetFunctionPo
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetFunctionPointer) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetFunctionPointer__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 93);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hModule, pFunctionName, pfnFunction);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(93, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(93, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -8363,7 +8383,8 @@ static ze_result_t ze_traced_zeModuleGetFunctionPointer(ze_zeModuleGetFunctionPo
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetFunctionPointer))
     lttng_ust_tracepoint(lttng_ust_ze, zeModuleGetFunctionPointer, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -8404,19 +8425,18 @@ static ze_result_t ze_traced_zeKernelSetGroupSize(ze_zeKernelSetGroupSize_fn *tr
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGroupSize) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGroupSize__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 94);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hKernel, groupSizeX, groupSizeY, groupSizeZ);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(94, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(94, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -8448,7 +8468,8 @@ static ze_result_t ze_traced_zeKernelSetGroupSize(ze_zeKernelSetGroupSize_fn *tr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGroupSize))
     lttng_ust_tracepoint(lttng_ust_ze, zeKernelSetGroupSize, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -8492,20 +8513,19 @@ static ze_result_t ze_traced_zeKernelSuggestGroupSize(ze_zeKernelSuggestGroupSiz
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSuggestGroupSize) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSuggestGroupSize__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 95);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hKernel, globalSizeX, globalSizeY, globalSizeZ, groupSizeX,
                                 groupSizeY, groupSizeZ);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(95, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(95, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -8548,7 +8568,8 @@ static ze_result_t ze_traced_zeKernelSuggestGroupSize(ze_zeKernelSuggestGroupSiz
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSuggestGroupSize))
     lttng_ust_tracepoint(lttng_ust_ze, zeKernelSuggestGroupSize, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -8593,19 +8614,18 @@ static ze_result_t ze_traced_zeKernelSuggestMaxCooperativeGroupCount(ze_zeKernel
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSuggestMaxCooperativeGroupCount) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSuggestMaxCooperativeGroupCount__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 96);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hKernel, totalGroupCount);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(96, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(96, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -8633,7 +8653,8 @@ static ze_result_t ze_traced_zeKernelSuggestMaxCooperativeGroupCount(ze_zeKernel
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSuggestMaxCooperativeGroupCount))
     lttng_ust_tracepoint(lttng_ust_ze, zeKernelSuggestMaxCooperativeGroupCount, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -8674,19 +8695,18 @@ static ze_result_t ze_traced_zeKernelSetArgumentValue(ze_zeKernelSetArgumentValu
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetArgumentValue) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetArgumentValue__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 97);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hKernel, argIndex, argSize, pArgValue);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(97, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(97, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -8718,7 +8738,8 @@ static ze_result_t ze_traced_zeKernelSetArgumentValue(ze_zeKernelSetArgumentValu
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetArgumentValue))
     lttng_ust_tracepoint(lttng_ust_ze, zeKernelSetArgumentValue, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -8759,19 +8780,18 @@ static ze_result_t ze_traced_zeKernelSetIndirectAccess(ze_zeKernelSetIndirectAcc
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetIndirectAccess) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetIndirectAccess__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 98);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hKernel, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(98, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(98, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -8798,7 +8818,8 @@ static ze_result_t ze_traced_zeKernelSetIndirectAccess(ze_zeKernelSetIndirectAcc
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetIndirectAccess))
     lttng_ust_tracepoint(lttng_ust_ze, zeKernelSetIndirectAccess, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -8839,19 +8860,18 @@ static ze_result_t ze_traced_zeKernelGetIndirectAccess(ze_zeKernelGetIndirectAcc
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetIndirectAccess) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetIndirectAccess__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 99);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hKernel, pFlags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(99, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(99, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -8879,7 +8899,8 @@ static ze_result_t ze_traced_zeKernelGetIndirectAccess(ze_zeKernelGetIndirectAcc
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetIndirectAccess))
     lttng_ust_tracepoint(lttng_ust_ze, zeKernelGetIndirectAccess, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -8920,19 +8941,18 @@ static ze_result_t ze_traced_zeKernelGetSourceAttributes(ze_zeKernelGetSourceAtt
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetSourceAttributes) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetSourceAttributes__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 100);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hKernel, pSize, pString);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(100, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(100, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -8964,7 +8984,8 @@ static ze_result_t ze_traced_zeKernelGetSourceAttributes(ze_zeKernelGetSourceAtt
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetSourceAttributes))
     lttng_ust_tracepoint(lttng_ust_ze, zeKernelGetSourceAttributes, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -9004,19 +9025,18 @@ static ze_result_t ze_traced_zeKernelSetCacheConfig(ze_zeKernelSetCacheConfig_fn
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetCacheConfig) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetCacheConfig__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 101);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hKernel, flags);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(101, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(101, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -9043,7 +9063,8 @@ static ze_result_t ze_traced_zeKernelSetCacheConfig(ze_zeKernelSetCacheConfig_fn
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetCacheConfig))
     lttng_ust_tracepoint(lttng_ust_ze, zeKernelSetCacheConfig, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -9082,19 +9103,18 @@ static ze_result_t ze_traced_zeKernelGetProperties(ze_zeKernelGetProperties_fn *
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetProperties) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetProperties__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 102);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hKernel, pKernelProperties);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(102, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(102, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -9121,7 +9141,8 @@ static ze_result_t ze_traced_zeKernelGetProperties(ze_zeKernelGetProperties_fn *
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zeKernelGetProperties, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -9161,19 +9182,18 @@ static ze_result_t ze_traced_zeKernelGetName(ze_zeKernelGetName_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetName) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetName__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 103);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hKernel, pSize, pName);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(103, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(103, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -9204,7 +9224,8 @@ static ze_result_t ze_traced_zeKernelGetName(ze_zeKernelGetName_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetName))
     lttng_ust_tracepoint(lttng_ust_ze, zeKernelGetName, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -9290,7 +9311,8 @@ static ze_result_t ze_traced_zeCommandListAppendLaunchKernel(ze_zeCommandListApp
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchKernel))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendLaunchKernel, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -9383,7 +9405,8 @@ static ze_result_t ze_traced_zeCommandListAppendLaunchCooperativeKernel(ze_zeCom
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchCooperativeKernel))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendLaunchCooperativeKernel, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -9480,7 +9503,8 @@ static ze_result_t ze_traced_zeCommandListAppendLaunchKernelIndirect(ze_zeComman
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchKernelIndirect))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendLaunchKernelIndirect, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -9535,20 +9559,19 @@ static ze_result_t ze_traced_zeCommandListAppendLaunchMultipleKernelsIndirect(ze
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchMultipleKernelsIndirect) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchMultipleKernelsIndirect__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 107);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hCommandList, numKernels, phKernels, pCountBuffer,
                                 pLaunchArgumentsBuffer, hSignalEvent, numWaitEvents, phWaitEvents);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(107, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(107, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -9591,7 +9614,8 @@ static ze_result_t ze_traced_zeCommandListAppendLaunchMultipleKernelsIndirect(ze
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchMultipleKernelsIndirect))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendLaunchMultipleKernelsIndirect, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -9645,19 +9669,18 @@ static ze_result_t ze_traced_zeContextMakeMemoryResident(ze_zeContextMakeMemoryR
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeMemoryResident) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeMemoryResident__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 108);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hContext, hDevice, ptr, size);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(108, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(108, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -9689,7 +9712,8 @@ static ze_result_t ze_traced_zeContextMakeMemoryResident(ze_zeContextMakeMemoryR
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeMemoryResident))
     lttng_ust_tracepoint(lttng_ust_ze, zeContextMakeMemoryResident, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -9731,19 +9755,18 @@ static ze_result_t ze_traced_zeContextEvictMemory(ze_zeContextEvictMemory_fn *tr
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictMemory) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictMemory__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 109);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hContext, hDevice, ptr, size);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(109, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(109, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -9775,7 +9798,8 @@ static ze_result_t ze_traced_zeContextEvictMemory(ze_zeContextEvictMemory_fn *tr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictMemory))
     lttng_ust_tracepoint(lttng_ust_ze, zeContextEvictMemory, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -9817,19 +9841,18 @@ static ze_result_t ze_traced_zeContextMakeImageResident(ze_zeContextMakeImageRes
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeImageResident) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeImageResident__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 110);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hContext, hDevice, hImage);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(110, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(110, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -9859,7 +9882,8 @@ static ze_result_t ze_traced_zeContextMakeImageResident(ze_zeContextMakeImageRes
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeImageResident))
     lttng_ust_tracepoint(lttng_ust_ze, zeContextMakeImageResident, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -9901,19 +9925,18 @@ static ze_result_t ze_traced_zeContextEvictImage(ze_zeContextEvictImage_fn *trac
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictImage) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictImage__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 111);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hContext, hDevice, hImage);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(111, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(111, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -9943,7 +9966,8 @@ static ze_result_t ze_traced_zeContextEvictImage(ze_zeContextEvictImage_fn *trac
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictImage))
     lttng_ust_tracepoint(lttng_ust_ze, zeContextEvictImage, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -9986,19 +10010,18 @@ static ze_result_t ze_traced_zeSamplerCreate(ze_zeSamplerCreate_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerCreate) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerCreate__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 112);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hContext, hDevice, desc, phSampler);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(112, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(112, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -10031,7 +10054,8 @@ static ze_result_t ze_traced_zeSamplerCreate(ze_zeSamplerCreate_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerCreate))
     lttng_ust_tracepoint(lttng_ust_ze, zeSamplerCreate, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -10071,19 +10095,18 @@ static ze_result_t ze_traced_zeSamplerDestroy(ze_zeSamplerDestroy_fn *tracer_rea
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerDestroy) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerDestroy__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 113);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hSampler);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(113, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(113, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -10108,7 +10131,8 @@ static ze_result_t ze_traced_zeSamplerDestroy(ze_zeSamplerDestroy_fn *tracer_rea
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerDestroy))
     lttng_ust_tracepoint(lttng_ust_ze, zeSamplerDestroy, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -10147,19 +10171,18 @@ static ze_result_t ze_traced_zeVirtualMemReserve(ze_zeVirtualMemReserve_fn *trac
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemReserve) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemReserve__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 114);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hContext, pStart, size, pptr);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(114, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(114, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -10192,7 +10215,8 @@ static ze_result_t ze_traced_zeVirtualMemReserve(ze_zeVirtualMemReserve_fn *trac
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemReserve))
     lttng_ust_tracepoint(lttng_ust_ze, zeVirtualMemReserve, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -10233,19 +10257,18 @@ static ze_result_t ze_traced_zeVirtualMemFree(ze_zeVirtualMemFree_fn *tracer_rea
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemFree) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemFree__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 115);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hContext, ptr, size);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(115, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(115, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -10274,7 +10297,8 @@ static ze_result_t ze_traced_zeVirtualMemFree(ze_zeVirtualMemFree_fn *tracer_rea
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemFree))
     lttng_ust_tracepoint(lttng_ust_ze, zeVirtualMemFree, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -10314,19 +10338,18 @@ static ze_result_t ze_traced_zeVirtualMemQueryPageSize(ze_zeVirtualMemQueryPageS
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemQueryPageSize) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemQueryPageSize__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 116);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hContext, hDevice, size, pagesize);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(116, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(116, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -10359,7 +10382,8 @@ static ze_result_t ze_traced_zeVirtualMemQueryPageSize(ze_zeVirtualMemQueryPageS
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemQueryPageSize))
     lttng_ust_tracepoint(lttng_ust_ze, zeVirtualMemQueryPageSize, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -10402,19 +10426,18 @@ static ze_result_t ze_traced_zePhysicalMemCreate(ze_zePhysicalMemCreate_fn *trac
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemCreate) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemCreate__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 117);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hContext, hDevice, desc, phPhysicalMemory);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(117, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(117, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -10447,7 +10470,8 @@ static ze_result_t ze_traced_zePhysicalMemCreate(ze_zePhysicalMemCreate_fn *trac
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemCreate))
     lttng_ust_tracepoint(lttng_ust_ze, zePhysicalMemCreate, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -10489,19 +10513,18 @@ static ze_result_t ze_traced_zePhysicalMemDestroy(ze_zePhysicalMemDestroy_fn *tr
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemDestroy) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemDestroy__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 118);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hContext, hPhysicalMemory);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(118, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(118, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -10528,7 +10551,8 @@ static ze_result_t ze_traced_zePhysicalMemDestroy(ze_zePhysicalMemDestroy_fn *tr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemDestroy))
     lttng_ust_tracepoint(lttng_ust_ze, zePhysicalMemDestroy, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -10570,19 +10594,18 @@ static ze_result_t ze_traced_zeVirtualMemMap(ze_zeVirtualMemMap_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemMap) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemMap__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 119);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hContext, ptr, size, hPhysicalMemory, offset, access);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(119, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(119, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -10619,7 +10642,8 @@ static ze_result_t ze_traced_zeVirtualMemMap(ze_zeVirtualMemMap_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemMap))
     lttng_ust_tracepoint(lttng_ust_ze, zeVirtualMemMap, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -10661,19 +10685,18 @@ static ze_result_t ze_traced_zeVirtualMemUnmap(ze_zeVirtualMemUnmap_fn *tracer_r
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemUnmap) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemUnmap__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 120);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hContext, ptr, size);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(120, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(120, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -10702,7 +10725,8 @@ static ze_result_t ze_traced_zeVirtualMemUnmap(ze_zeVirtualMemUnmap_fn *tracer_r
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemUnmap))
     lttng_ust_tracepoint(lttng_ust_ze, zeVirtualMemUnmap, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -10742,19 +10766,18 @@ static ze_result_t ze_traced_zeVirtualMemSetAccessAttribute(ze_zeVirtualMemSetAc
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemSetAccessAttribute) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemSetAccessAttribute__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 121);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hContext, ptr, size, access);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(121, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(121, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -10786,7 +10809,8 @@ static ze_result_t ze_traced_zeVirtualMemSetAccessAttribute(ze_zeVirtualMemSetAc
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemSetAccessAttribute))
     lttng_ust_tracepoint(lttng_ust_ze, zeVirtualMemSetAccessAttribute, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -10829,19 +10853,18 @@ static ze_result_t ze_traced_zeVirtualMemGetAccessAttribute(ze_zeVirtualMemGetAc
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemGetAccessAttribute) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemGetAccessAttribute__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 122);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hContext, ptr, size, access, outSize);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(122, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(122, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -10877,7 +10900,8 @@ static ze_result_t ze_traced_zeVirtualMemGetAccessAttribute(ze_zeVirtualMemGetAc
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemGetAccessAttribute))
     lttng_ust_tracepoint(lttng_ust_ze, zeVirtualMemGetAccessAttribute, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -10920,19 +10944,18 @@ static ze_result_t ze_traced_zeKernelSetGlobalOffsetExp(ze_zeKernelSetGlobalOffs
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGlobalOffsetExp) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGlobalOffsetExp__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 123);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hKernel, offsetX, offsetY, offsetZ);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(123, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(123, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -10964,7 +10987,8 @@ static ze_result_t ze_traced_zeKernelSetGlobalOffsetExp(ze_zeKernelSetGlobalOffs
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGlobalOffsetExp))
     lttng_ust_tracepoint(lttng_ust_ze, zeKernelSetGlobalOffsetExp, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -11005,19 +11029,18 @@ static ze_result_t ze_traced_zeDeviceReserveCacheExt(ze_zeDeviceReserveCacheExt_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceReserveCacheExt) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceReserveCacheExt__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 124);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hDevice, cacheLevel, cacheReservationSize);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(124, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(124, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -11047,7 +11070,8 @@ static ze_result_t ze_traced_zeDeviceReserveCacheExt(ze_zeDeviceReserveCacheExt_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceReserveCacheExt))
     lttng_ust_tracepoint(lttng_ust_ze, zeDeviceReserveCacheExt, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -11089,19 +11113,18 @@ static ze_result_t ze_traced_zeDeviceSetCacheAdviceExt(ze_zeDeviceSetCacheAdvice
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceSetCacheAdviceExt) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceSetCacheAdviceExt__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 125);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hDevice, ptr, regionSize, cacheRegion);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(125, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(125, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -11133,7 +11156,8 @@ static ze_result_t ze_traced_zeDeviceSetCacheAdviceExt(ze_zeDeviceSetCacheAdvice
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceSetCacheAdviceExt))
     lttng_ust_tracepoint(lttng_ust_ze, zeDeviceSetCacheAdviceExt, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -11175,19 +11199,18 @@ static ze_result_t ze_traced_zeEventQueryTimestampsExp(ze_zeEventQueryTimestamps
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryTimestampsExp) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryTimestampsExp__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 126);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hEvent, hDevice, pCount, pTimestamps);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(126, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(126, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -11220,7 +11243,8 @@ static ze_result_t ze_traced_zeEventQueryTimestampsExp(ze_zeEventQueryTimestamps
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryTimestampsExp))
     lttng_ust_tracepoint(lttng_ust_ze, zeEventQueryTimestampsExp, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -11261,19 +11285,18 @@ static ze_result_t ze_traced_zeImageGetMemoryPropertiesExp(ze_zeImageGetMemoryPr
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetMemoryPropertiesExp) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetMemoryPropertiesExp__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 127);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hImage, pMemoryProperties);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(127, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(127, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -11300,7 +11323,8 @@ static ze_result_t ze_traced_zeImageGetMemoryPropertiesExp(ze_zeImageGetMemoryPr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetMemoryPropertiesExp))
     lttng_ust_tracepoint(lttng_ust_ze, zeImageGetMemoryPropertiesExp, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -11344,19 +11368,18 @@ static ze_result_t ze_traced_zeImageViewCreateExp(ze_zeImageViewCreateExp_fn *tr
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageViewCreateExp) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageViewCreateExp__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 128);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hContext, hDevice, desc, hImage, phImageView);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(128, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(128, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -11392,7 +11415,8 @@ static ze_result_t ze_traced_zeImageViewCreateExp(ze_zeImageViewCreateExp_fn *tr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageViewCreateExp))
     lttng_ust_tracepoint(lttng_ust_ze, zeImageViewCreateExp, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -11434,19 +11458,18 @@ static ze_result_t ze_traced_zeKernelSchedulingHintExp(ze_zeKernelSchedulingHint
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSchedulingHintExp) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSchedulingHintExp__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 129);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hKernel, pHint);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(129, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(129, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -11473,7 +11496,8 @@ static ze_result_t ze_traced_zeKernelSchedulingHintExp(ze_zeKernelSchedulingHint
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSchedulingHintExp))
     lttng_ust_tracepoint(lttng_ust_ze, zeKernelSchedulingHintExp, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -11514,19 +11538,18 @@ static ze_result_t ze_traced_zeDevicePciGetPropertiesExt(ze_zeDevicePciGetProper
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDevicePciGetPropertiesExt) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDevicePciGetPropertiesExt__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 130);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hDevice, pPciProperties);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(130, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(130, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -11553,7 +11576,8 @@ static ze_result_t ze_traced_zeDevicePciGetPropertiesExt(ze_zeDevicePciGetProper
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDevicePciGetPropertiesExt))
     lttng_ust_tracepoint(lttng_ust_ze, zeDevicePciGetPropertiesExt, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -11602,20 +11626,19 @@ static ze_result_t ze_traced_zeCommandListAppendImageCopyToMemoryExt(ze_zeComman
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyToMemoryExt) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyToMemoryExt__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 131);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hCommandList, dstptr, hSrcImage, pSrcRegion, destRowPitch,
                                 destSlicePitch, hSignalEvent, numWaitEvents, phWaitEvents);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(131, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(131, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -11660,7 +11683,8 @@ static ze_result_t ze_traced_zeCommandListAppendImageCopyToMemoryExt(ze_zeComman
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyToMemoryExt))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendImageCopyToMemoryExt, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -11718,20 +11742,19 @@ static ze_result_t ze_traced_zeCommandListAppendImageCopyFromMemoryExt(ze_zeComm
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyFromMemoryExt) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyFromMemoryExt__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 132);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hCommandList, hDstImage, srcptr, pDstRegion, srcRowPitch,
                                 srcSlicePitch, hSignalEvent, numWaitEvents, phWaitEvents);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(132, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(132, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -11776,7 +11799,8 @@ static ze_result_t ze_traced_zeCommandListAppendImageCopyFromMemoryExt(ze_zeComm
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyFromMemoryExt))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendImageCopyFromMemoryExt, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -11829,19 +11853,18 @@ static ze_result_t ze_traced_zeImageGetAllocPropertiesExt(ze_zeImageGetAllocProp
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetAllocPropertiesExt) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetAllocPropertiesExt__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 133);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hContext, hImage, pImageAllocProperties);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(133, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(133, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -11871,7 +11894,8 @@ static ze_result_t ze_traced_zeImageGetAllocPropertiesExt(ze_zeImageGetAllocProp
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetAllocPropertiesExt))
     lttng_ust_tracepoint(lttng_ust_ze, zeImageGetAllocPropertiesExt, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -11914,19 +11938,18 @@ static ze_result_t ze_traced_zeModuleInspectLinkageExt(ze_zeModuleInspectLinkage
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleInspectLinkageExt) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleInspectLinkageExt__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 134);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(pInspectDesc, numModules, phModules, phLog);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(134, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(134, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -11959,7 +11982,8 @@ static ze_result_t ze_traced_zeModuleInspectLinkageExt(ze_zeModuleInspectLinkage
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleInspectLinkageExt))
     lttng_ust_tracepoint(lttng_ust_ze, zeModuleInspectLinkageExt, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -12000,19 +12024,18 @@ static ze_result_t ze_traced_zeMemFreeExt(ze_zeMemFreeExt_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemFreeExt) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemFreeExt__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 135);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hContext, pMemFreeDesc, ptr);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(135, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(135, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -12042,7 +12065,8 @@ static ze_result_t ze_traced_zeMemFreeExt(ze_zeMemFreeExt_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemFreeExt))
     lttng_ust_tracepoint(lttng_ust_ze, zeMemFreeExt, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -12083,19 +12107,18 @@ static ze_result_t ze_traced_zeFabricVertexGetExp(ze_zeFabricVertexGetExp_fn *tr
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetExp) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetExp__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 136);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hDriver, pCount, phVertices);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(136, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(136, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -12126,7 +12149,8 @@ static ze_result_t ze_traced_zeFabricVertexGetExp(ze_zeFabricVertexGetExp_fn *tr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetExp))
     lttng_ust_tracepoint(lttng_ust_ze, zeFabricVertexGetExp, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -12168,19 +12192,18 @@ static ze_result_t ze_traced_zeFabricVertexGetSubVerticesExp(ze_zeFabricVertexGe
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetSubVerticesExp) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetSubVerticesExp__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 137);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hVertex, pCount, phSubvertices);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(137, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(137, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -12211,7 +12234,8 @@ static ze_result_t ze_traced_zeFabricVertexGetSubVerticesExp(ze_zeFabricVertexGe
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetSubVerticesExp))
     lttng_ust_tracepoint(lttng_ust_ze, zeFabricVertexGetSubVerticesExp, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -12252,19 +12276,18 @@ static ze_result_t ze_traced_zeFabricVertexGetPropertiesExp(ze_zeFabricVertexGet
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetPropertiesExp) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetPropertiesExp__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 138);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hVertex, pVertexProperties);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(138, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(138, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -12291,7 +12314,8 @@ static ze_result_t ze_traced_zeFabricVertexGetPropertiesExp(ze_zeFabricVertexGet
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetPropertiesExp))
     lttng_ust_tracepoint(lttng_ust_ze, zeFabricVertexGetPropertiesExp, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -12332,19 +12356,18 @@ static ze_result_t ze_traced_zeFabricVertexGetDeviceExp(ze_zeFabricVertexGetDevi
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetDeviceExp) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetDeviceExp__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 139);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hVertex, phDevice);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(139, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(139, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -12372,7 +12395,8 @@ static ze_result_t ze_traced_zeFabricVertexGetDeviceExp(ze_zeFabricVertexGetDevi
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetDeviceExp))
     lttng_ust_tracepoint(lttng_ust_ze, zeFabricVertexGetDeviceExp, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -12413,19 +12437,18 @@ static ze_result_t ze_traced_zeDeviceGetFabricVertexExp(ze_zeDeviceGetFabricVert
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetFabricVertexExp) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetFabricVertexExp__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 140);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hDevice, phVertex);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(140, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(140, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -12453,7 +12476,8 @@ static ze_result_t ze_traced_zeDeviceGetFabricVertexExp(ze_zeDeviceGetFabricVert
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetFabricVertexExp))
     lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGetFabricVertexExp, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -12495,19 +12519,18 @@ static ze_result_t ze_traced_zeFabricEdgeGetExp(ze_zeFabricEdgeGetExp_fn *tracer
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetExp) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetExp__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 141);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hVertexA, hVertexB, pCount, phEdges);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(141, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(141, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -12540,7 +12563,8 @@ static ze_result_t ze_traced_zeFabricEdgeGetExp(ze_zeFabricEdgeGetExp_fn *tracer
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetExp))
     lttng_ust_tracepoint(lttng_ust_ze, zeFabricEdgeGetExp, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -12583,19 +12607,18 @@ static ze_result_t ze_traced_zeFabricEdgeGetVerticesExp(ze_zeFabricEdgeGetVertic
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetVerticesExp) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetVerticesExp__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 142);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hEdge, phVertexA, phVertexB);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(142, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(142, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -12627,7 +12650,8 @@ static ze_result_t ze_traced_zeFabricEdgeGetVerticesExp(ze_zeFabricEdgeGetVertic
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetVerticesExp))
     lttng_ust_tracepoint(lttng_ust_ze, zeFabricEdgeGetVerticesExp, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -12669,19 +12693,18 @@ static ze_result_t ze_traced_zeFabricEdgeGetPropertiesExp(ze_zeFabricEdgeGetProp
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetPropertiesExp) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetPropertiesExp__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 143);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hEdge, pEdgeProperties);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(143, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(143, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -12708,7 +12731,8 @@ static ze_result_t ze_traced_zeFabricEdgeGetPropertiesExp(ze_zeFabricEdgeGetProp
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetPropertiesExp))
     lttng_ust_tracepoint(lttng_ust_ze, zeFabricEdgeGetPropertiesExp, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -12750,19 +12774,18 @@ static ze_result_t ze_traced_zetModuleGetDebugInfo(ze_zetModuleGetDebugInfo_fn *
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetModuleGetDebugInfo) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetModuleGetDebugInfo__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 144);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hModule, format, pSize, pDebugInfo);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(144, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(144, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -12796,7 +12819,8 @@ static ze_result_t ze_traced_zetModuleGetDebugInfo(ze_zetModuleGetDebugInfo_fn *
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetModuleGetDebugInfo))
     lttng_ust_tracepoint(lttng_ust_ze, zetModuleGetDebugInfo, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -12838,19 +12862,18 @@ static ze_result_t ze_traced_zetDeviceGetDebugProperties(ze_zetDeviceGetDebugPro
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDeviceGetDebugProperties) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDeviceGetDebugProperties__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 145);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hDevice, pDebugProperties);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(145, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(145, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -12877,7 +12900,8 @@ static ze_result_t ze_traced_zetDeviceGetDebugProperties(ze_zetDeviceGetDebugPro
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDeviceGetDebugProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zetDeviceGetDebugProperties, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -12918,19 +12942,18 @@ static ze_result_t ze_traced_zetDebugAttach(ze_zetDebugAttach_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAttach) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAttach__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 146);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hDevice, config, phDebug);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(146, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(146, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -12961,7 +12984,8 @@ static ze_result_t ze_traced_zetDebugAttach(ze_zetDebugAttach_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAttach))
     lttng_ust_tracepoint(lttng_ust_ze, zetDebugAttach, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -13001,19 +13025,18 @@ static ze_result_t ze_traced_zetDebugDetach(ze_zetDebugDetach_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugDetach) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugDetach__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 147);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hDebug);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(147, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(147, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -13038,7 +13061,8 @@ static ze_result_t ze_traced_zetDebugDetach(ze_zetDebugDetach_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugDetach))
     lttng_ust_tracepoint(lttng_ust_ze, zetDebugDetach, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -13077,19 +13101,18 @@ static ze_result_t ze_traced_zetDebugReadEvent(ze_zetDebugReadEvent_fn *tracer_r
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadEvent) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadEvent__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 148);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hDebug, timeout, event);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(148, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(148, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -13119,7 +13142,8 @@ static ze_result_t ze_traced_zetDebugReadEvent(ze_zetDebugReadEvent_fn *tracer_r
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadEvent))
     lttng_ust_tracepoint(lttng_ust_ze, zetDebugReadEvent, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -13160,19 +13184,18 @@ static ze_result_t ze_traced_zetDebugAcknowledgeEvent(ze_zetDebugAcknowledgeEven
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAcknowledgeEvent) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAcknowledgeEvent__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 149);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hDebug, event);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(149, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(149, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -13199,7 +13222,8 @@ static ze_result_t ze_traced_zetDebugAcknowledgeEvent(ze_zetDebugAcknowledgeEven
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAcknowledgeEvent))
     lttng_ust_tracepoint(lttng_ust_ze, zetDebugAcknowledgeEvent, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -13239,19 +13263,18 @@ static ze_result_t ze_traced_zetDebugInterrupt(ze_zetDebugInterrupt_fn *tracer_r
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugInterrupt) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugInterrupt__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 150);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hDebug, thread);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(150, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(150, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -13277,7 +13300,8 @@ static ze_result_t ze_traced_zetDebugInterrupt(ze_zetDebugInterrupt_fn *tracer_r
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugInterrupt))
     lttng_ust_tracepoint(lttng_ust_ze, zetDebugInterrupt, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -13316,19 +13340,18 @@ static ze_result_t ze_traced_zetDebugResume(ze_zetDebugResume_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugResume) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugResume__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 151);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hDebug, thread);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(151, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(151, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -13354,7 +13377,8 @@ static ze_result_t ze_traced_zetDebugResume(ze_zetDebugResume_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugResume))
     lttng_ust_tracepoint(lttng_ust_ze, zetDebugResume, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -13395,19 +13419,18 @@ static ze_result_t ze_traced_zetDebugReadMemory(ze_zetDebugReadMemory_fn *tracer
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadMemory) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadMemory__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 152);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hDebug, thread, desc, size, buffer);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(152, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(152, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -13440,7 +13463,8 @@ static ze_result_t ze_traced_zetDebugReadMemory(ze_zetDebugReadMemory_fn *tracer
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadMemory))
     lttng_ust_tracepoint(lttng_ust_ze, zetDebugReadMemory, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -13483,19 +13507,18 @@ static ze_result_t ze_traced_zetDebugWriteMemory(ze_zetDebugWriteMemory_fn *trac
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteMemory) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteMemory__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 153);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hDebug, thread, desc, size, buffer);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(153, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(153, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -13528,7 +13551,8 @@ static ze_result_t ze_traced_zetDebugWriteMemory(ze_zetDebugWriteMemory_fn *trac
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteMemory))
     lttng_ust_tracepoint(lttng_ust_ze, zetDebugWriteMemory, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -13571,19 +13595,18 @@ static ze_result_t ze_traced_zetDebugGetRegisterSetProperties(ze_zetDebugGetRegi
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugGetRegisterSetProperties) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugGetRegisterSetProperties__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 154);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hDevice, pCount, pRegisterSetProperties);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(154, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(154, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -13614,7 +13637,8 @@ static ze_result_t ze_traced_zetDebugGetRegisterSetProperties(ze_zetDebugGetRegi
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugGetRegisterSetProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zetDebugGetRegisterSetProperties, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -13657,19 +13681,18 @@ static ze_result_t ze_traced_zetDebugReadRegisters(ze_zetDebugReadRegisters_fn *
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadRegisters) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadRegisters__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 155);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hDebug, thread, type, start, count, pRegisterValues);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(155, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(155, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -13705,7 +13728,8 @@ static ze_result_t ze_traced_zetDebugReadRegisters(ze_zetDebugReadRegisters_fn *
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadRegisters))
     lttng_ust_tracepoint(lttng_ust_ze, zetDebugReadRegisters, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -13749,19 +13773,18 @@ static ze_result_t ze_traced_zetDebugWriteRegisters(ze_zetDebugWriteRegisters_fn
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteRegisters) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteRegisters__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 156);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hDebug, thread, type, start, count, pRegisterValues);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(156, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(156, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -13797,7 +13820,8 @@ static ze_result_t ze_traced_zetDebugWriteRegisters(ze_zetDebugWriteRegisters_fn
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteRegisters))
     lttng_ust_tracepoint(lttng_ust_ze, zetDebugWriteRegisters, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -13839,19 +13863,18 @@ static ze_result_t ze_traced_zetMetricGroupGet(ze_zetMetricGroupGet_fn *tracer_r
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGet) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGet__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 157);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hDevice, pCount, phMetricGroups);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(157, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(157, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -13882,7 +13905,8 @@ static ze_result_t ze_traced_zetMetricGroupGet(ze_zetMetricGroupGet_fn *tracer_r
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGet))
     lttng_ust_tracepoint(lttng_ust_ze, zetMetricGroupGet, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -13923,19 +13947,18 @@ static ze_result_t ze_traced_zetMetricGroupGetProperties(ze_zetMetricGroupGetPro
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGetProperties) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGetProperties__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 158);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hMetricGroup, pProperties);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(158, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(158, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -13962,7 +13985,8 @@ static ze_result_t ze_traced_zetMetricGroupGetProperties(ze_zetMetricGroupGetPro
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGetProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zetMetricGroupGetProperties, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -14007,20 +14031,19 @@ static ze_result_t ze_traced_zetMetricGroupCalculateMetricValues(ze_zetMetricGro
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupCalculateMetricValues) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupCalculateMetricValues__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 159);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hMetricGroup, type, rawDataSize, pRawData, pMetricValueCount,
                                 pMetricValues);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(159, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(159, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -14058,7 +14081,8 @@ static ze_result_t ze_traced_zetMetricGroupCalculateMetricValues(ze_zetMetricGro
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupCalculateMetricValues))
     lttng_ust_tracepoint(lttng_ust_ze, zetMetricGroupCalculateMetricValues, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -14103,19 +14127,18 @@ static ze_result_t ze_traced_zetMetricGet(ze_zetMetricGet_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGet) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGet__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 160);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hMetricGroup, pCount, phMetrics);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(160, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(160, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -14146,7 +14169,8 @@ static ze_result_t ze_traced_zetMetricGet(ze_zetMetricGet_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGet))
     lttng_ust_tracepoint(lttng_ust_ze, zetMetricGet, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -14187,19 +14211,18 @@ static ze_result_t ze_traced_zetMetricGetProperties(ze_zetMetricGetProperties_fn
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGetProperties) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGetProperties__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 161);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hMetric, pProperties);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(161, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(161, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -14226,7 +14249,8 @@ static ze_result_t ze_traced_zetMetricGetProperties(ze_zetMetricGetProperties_fn
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGetProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zetMetricGetProperties, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -14268,19 +14292,18 @@ static ze_result_t ze_traced_zetContextActivateMetricGroups(ze_zetContextActivat
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetContextActivateMetricGroups) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetContextActivateMetricGroups__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 162);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hContext, hDevice, count, phMetricGroups);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(162, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(162, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -14312,7 +14335,8 @@ static ze_result_t ze_traced_zetContextActivateMetricGroups(ze_zetContextActivat
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetContextActivateMetricGroups))
     lttng_ust_tracepoint(lttng_ust_ze, zetContextActivateMetricGroups, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -14358,20 +14382,19 @@ static ze_result_t ze_traced_zetMetricStreamerOpen(ze_zetMetricStreamerOpen_fn *
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerOpen) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerOpen__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 163);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hContext, hDevice, hMetricGroup, desc, hNotificationEvent,
                                 phMetricStreamer);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(163, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(163, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -14410,7 +14433,8 @@ static ze_result_t ze_traced_zetMetricStreamerOpen(ze_zetMetricStreamerOpen_fn *
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerOpen))
     lttng_ust_tracepoint(lttng_ust_ze, zetMetricStreamerOpen, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -14456,19 +14480,18 @@ static ze_result_t ze_traced_zetCommandListAppendMetricStreamerMarker(ze_zetComm
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricStreamerMarker) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricStreamerMarker__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 164);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hCommandList, hMetricStreamer, value);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(164, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(164, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -14498,7 +14521,8 @@ static ze_result_t ze_traced_zetCommandListAppendMetricStreamerMarker(ze_zetComm
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricStreamerMarker))
     lttng_ust_tracepoint(lttng_ust_ze, zetCommandListAppendMetricStreamerMarker, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -14540,19 +14564,18 @@ static ze_result_t ze_traced_zetMetricStreamerClose(ze_zetMetricStreamerClose_fn
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerClose) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerClose__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 165);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hMetricStreamer);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(165, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(165, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -14577,7 +14600,8 @@ static ze_result_t ze_traced_zetMetricStreamerClose(ze_zetMetricStreamerClose_fn
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerClose))
     lttng_ust_tracepoint(lttng_ust_ze, zetMetricStreamerClose, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -14617,19 +14641,18 @@ static ze_result_t ze_traced_zetMetricStreamerReadData(ze_zetMetricStreamerReadD
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerReadData) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerReadData__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 166);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hMetricStreamer, maxReportCount, pRawDataSize, pRawData);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(166, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(166, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -14662,7 +14685,8 @@ static ze_result_t ze_traced_zetMetricStreamerReadData(ze_zetMetricStreamerReadD
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerReadData))
     lttng_ust_tracepoint(lttng_ust_ze, zetMetricStreamerReadData, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -14708,19 +14732,18 @@ static ze_result_t ze_traced_zetMetricQueryPoolCreate(ze_zetMetricQueryPoolCreat
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolCreate) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolCreate__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 167);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hContext, hDevice, hMetricGroup, desc, phMetricQueryPool);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(167, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(167, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -14756,7 +14779,8 @@ static ze_result_t ze_traced_zetMetricQueryPoolCreate(ze_zetMetricQueryPoolCreat
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolCreate))
     lttng_ust_tracepoint(lttng_ust_ze, zetMetricQueryPoolCreate, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -14798,19 +14822,18 @@ static ze_result_t ze_traced_zetMetricQueryPoolDestroy(ze_zetMetricQueryPoolDest
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolDestroy) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolDestroy__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 168);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hMetricQueryPool);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(168, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(168, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -14835,7 +14858,8 @@ static ze_result_t ze_traced_zetMetricQueryPoolDestroy(ze_zetMetricQueryPoolDest
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolDestroy))
     lttng_ust_tracepoint(lttng_ust_ze, zetMetricQueryPoolDestroy, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -14876,19 +14900,18 @@ static ze_result_t ze_traced_zetMetricQueryCreate(ze_zetMetricQueryCreate_fn *tr
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryCreate) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryCreate__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 169);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hMetricQueryPool, index, phMetricQuery);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(169, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(169, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -14919,7 +14942,8 @@ static ze_result_t ze_traced_zetMetricQueryCreate(ze_zetMetricQueryCreate_fn *tr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryCreate))
     lttng_ust_tracepoint(lttng_ust_ze, zetMetricQueryCreate, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -14959,19 +14983,18 @@ static ze_result_t ze_traced_zetMetricQueryDestroy(ze_zetMetricQueryDestroy_fn *
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryDestroy) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryDestroy__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 170);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hMetricQuery);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(170, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(170, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -14996,7 +15019,8 @@ static ze_result_t ze_traced_zetMetricQueryDestroy(ze_zetMetricQueryDestroy_fn *
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryDestroy))
     lttng_ust_tracepoint(lttng_ust_ze, zetMetricQueryDestroy, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -15034,19 +15058,18 @@ static ze_result_t ze_traced_zetMetricQueryReset(ze_zetMetricQueryReset_fn *trac
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryReset) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryReset__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 171);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hMetricQuery);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(171, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(171, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -15071,7 +15094,8 @@ static ze_result_t ze_traced_zetMetricQueryReset(ze_zetMetricQueryReset_fn *trac
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryReset))
     lttng_ust_tracepoint(lttng_ust_ze, zetMetricQueryReset, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -15110,19 +15134,18 @@ static ze_result_t ze_traced_zetCommandListAppendMetricQueryBegin(ze_zetCommandL
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryBegin) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryBegin__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 172);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hCommandList, hMetricQuery);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(172, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(172, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -15149,7 +15172,8 @@ static ze_result_t ze_traced_zetCommandListAppendMetricQueryBegin(ze_zetCommandL
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryBegin))
     lttng_ust_tracepoint(lttng_ust_ze, zetCommandListAppendMetricQueryBegin, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -15193,20 +15217,19 @@ static ze_result_t ze_traced_zetCommandListAppendMetricQueryEnd(ze_zetCommandLis
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryEnd) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryEnd__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 173);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hCommandList, hMetricQuery, hSignalEvent, numWaitEvents,
                                 phWaitEvents);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(173, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(173, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -15241,7 +15264,8 @@ static ze_result_t ze_traced_zetCommandListAppendMetricQueryEnd(ze_zetCommandLis
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryEnd))
     lttng_ust_tracepoint(lttng_ust_ze, zetCommandListAppendMetricQueryEnd, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -15285,19 +15309,18 @@ static ze_result_t ze_traced_zetCommandListAppendMetricMemoryBarrier(ze_zetComma
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricMemoryBarrier) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricMemoryBarrier__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 174);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hCommandList);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(174, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(174, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -15322,7 +15345,8 @@ static ze_result_t ze_traced_zetCommandListAppendMetricMemoryBarrier(ze_zetComma
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricMemoryBarrier))
     lttng_ust_tracepoint(lttng_ust_ze, zetCommandListAppendMetricMemoryBarrier, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -15362,19 +15386,18 @@ static ze_result_t ze_traced_zetMetricQueryGetData(ze_zetMetricQueryGetData_fn *
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryGetData) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryGetData__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 175);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hMetricQuery, pRawDataSize, pRawData);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(175, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(175, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -15405,7 +15428,8 @@ static ze_result_t ze_traced_zetMetricQueryGetData(ze_zetMetricQueryGetData_fn *
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryGetData))
     lttng_ust_tracepoint(lttng_ust_ze, zetMetricQueryGetData, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -15446,19 +15470,18 @@ static ze_result_t ze_traced_zetKernelGetProfileInfo(ze_zetKernelGetProfileInfo_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetKernelGetProfileInfo) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetKernelGetProfileInfo__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 176);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hKernel, pProfileProperties);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(176, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(176, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -15485,7 +15508,8 @@ static ze_result_t ze_traced_zetKernelGetProfileInfo(ze_zetKernelGetProfileInfo_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetKernelGetProfileInfo))
     lttng_ust_tracepoint(lttng_ust_ze, zetKernelGetProfileInfo, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -15527,19 +15551,18 @@ static ze_result_t ze_traced_zetTracerExpCreate(ze_zetTracerExpCreate_fn *tracer
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpCreate) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpCreate__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 177);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hContext, desc, phTracer);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(177, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(177, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -15570,7 +15593,8 @@ static ze_result_t ze_traced_zetTracerExpCreate(ze_zetTracerExpCreate_fn *tracer
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpCreate))
     lttng_ust_tracepoint(lttng_ust_ze, zetTracerExpCreate, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -15610,19 +15634,18 @@ static ze_result_t ze_traced_zetTracerExpDestroy(ze_zetTracerExpDestroy_fn *trac
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpDestroy) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpDestroy__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 178);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hTracer);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(178, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(178, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -15647,7 +15670,8 @@ static ze_result_t ze_traced_zetTracerExpDestroy(ze_zetTracerExpDestroy_fn *trac
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpDestroy))
     lttng_ust_tracepoint(lttng_ust_ze, zetTracerExpDestroy, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -15686,19 +15710,18 @@ static ze_result_t ze_traced_zetTracerExpSetPrologues(ze_zetTracerExpSetPrologue
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetPrologues) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetPrologues__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 179);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hTracer, pCoreCbs);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(179, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(179, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -15725,7 +15748,8 @@ static ze_result_t ze_traced_zetTracerExpSetPrologues(ze_zetTracerExpSetPrologue
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetPrologues))
     lttng_ust_tracepoint(lttng_ust_ze, zetTracerExpSetPrologues, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -15765,19 +15789,18 @@ static ze_result_t ze_traced_zetTracerExpSetEpilogues(ze_zetTracerExpSetEpilogue
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEpilogues) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEpilogues__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 180);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hTracer, pCoreCbs);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(180, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(180, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -15804,7 +15827,8 @@ static ze_result_t ze_traced_zetTracerExpSetEpilogues(ze_zetTracerExpSetEpilogue
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEpilogues))
     lttng_ust_tracepoint(lttng_ust_ze, zetTracerExpSetEpilogues, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -15844,19 +15868,18 @@ static ze_result_t ze_traced_zetTracerExpSetEnabled(ze_zetTracerExpSetEnabled_fn
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEnabled) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEnabled__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 181);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hTracer, enable);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(181, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(181, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -15883,7 +15906,8 @@ static ze_result_t ze_traced_zetTracerExpSetEnabled(ze_zetTracerExpSetEnabled_fn
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEnabled))
     lttng_ust_tracepoint(lttng_ust_ze, zetTracerExpSetEnabled, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -15929,20 +15953,19 @@ static ze_result_t ze_traced_zetMetricGroupCalculateMultipleMetricValuesExp(ze_z
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupCalculateMultipleMetricValuesExp) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupCalculateMultipleMetricValuesExp__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 182);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hMetricGroup, type, rawDataSize, pRawData, pSetCount,
                                 pTotalMetricValueCount, pMetricCounts, pMetricValues);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(182, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(182, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -15986,7 +16009,8 @@ static ze_result_t ze_traced_zetMetricGroupCalculateMultipleMetricValuesExp(ze_z
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupCalculateMultipleMetricValuesExp))
     lttng_ust_tracepoint(lttng_ust_ze, zetMetricGroupCalculateMultipleMetricValuesExp, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -16038,19 +16062,18 @@ static ze_result_t ze_traced_zesDeviceGetProperties(ze_zesDeviceGetProperties_fn
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetProperties) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetProperties__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 183);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hDevice, pProperties);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(183, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(183, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -16077,7 +16100,8 @@ static ze_result_t ze_traced_zesDeviceGetProperties(ze_zesDeviceGetProperties_fn
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceGetProperties, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -16117,19 +16141,18 @@ static ze_result_t ze_traced_zesDeviceGetState(ze_zesDeviceGetState_fn *tracer_r
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetState) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetState__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 184);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hDevice, pState);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(184, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(184, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -16156,7 +16179,8 @@ static ze_result_t ze_traced_zesDeviceGetState(ze_zesDeviceGetState_fn *tracer_r
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetState))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceGetState, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -16194,19 +16218,18 @@ static ze_result_t ze_traced_zesDeviceReset(ze_zesDeviceReset_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceReset) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceReset__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 185);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hDevice, force);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(185, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(185, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -16233,7 +16256,8 @@ static ze_result_t ze_traced_zesDeviceReset(ze_zesDeviceReset_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceReset))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceReset, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -16273,19 +16297,18 @@ static ze_result_t ze_traced_zesDeviceProcessesGetState(ze_zesDeviceProcessesGet
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceProcessesGetState) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceProcessesGetState__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 186);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hDevice, pCount, pProcesses);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(186, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(186, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -16316,7 +16339,8 @@ static ze_result_t ze_traced_zesDeviceProcessesGetState(ze_zesDeviceProcessesGet
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceProcessesGetState))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceProcessesGetState, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -16357,19 +16381,18 @@ static ze_result_t ze_traced_zesDevicePciGetProperties(ze_zesDevicePciGetPropert
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetProperties) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetProperties__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 187);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hDevice, pProperties);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(187, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(187, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -16396,7 +16419,8 @@ static ze_result_t ze_traced_zesDevicePciGetProperties(ze_zesDevicePciGetPropert
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zesDevicePciGetProperties, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -16436,19 +16460,18 @@ static ze_result_t ze_traced_zesDevicePciGetState(ze_zesDevicePciGetState_fn *tr
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetState) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetState__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 188);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hDevice, pState);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(188, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(188, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -16475,7 +16498,8 @@ static ze_result_t ze_traced_zesDevicePciGetState(ze_zesDevicePciGetState_fn *tr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetState))
     lttng_ust_tracepoint(lttng_ust_ze, zesDevicePciGetState, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -16514,19 +16538,18 @@ static ze_result_t ze_traced_zesDevicePciGetBars(ze_zesDevicePciGetBars_fn *trac
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetBars) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetBars__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 189);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hDevice, pCount, pProperties);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(189, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(189, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -16557,7 +16580,8 @@ static ze_result_t ze_traced_zesDevicePciGetBars(ze_zesDevicePciGetBars_fn *trac
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetBars))
     lttng_ust_tracepoint(lttng_ust_ze, zesDevicePciGetBars, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -16598,19 +16622,18 @@ static ze_result_t ze_traced_zesDevicePciGetStats(ze_zesDevicePciGetStats_fn *tr
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetStats) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetStats__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 190);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hDevice, pStats);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(190, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(190, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -16637,7 +16660,8 @@ static ze_result_t ze_traced_zesDevicePciGetStats(ze_zesDevicePciGetStats_fn *tr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetStats))
     lttng_ust_tracepoint(lttng_ust_ze, zesDevicePciGetStats, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -16677,19 +16701,18 @@ static ze_result_t ze_traced_zesDeviceEnumDiagnosticTestSuites(ze_zesDeviceEnumD
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumDiagnosticTestSuites) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumDiagnosticTestSuites__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 191);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hDevice, pCount, phDiagnostics);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(191, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(191, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -16720,7 +16743,8 @@ static ze_result_t ze_traced_zesDeviceEnumDiagnosticTestSuites(ze_zesDeviceEnumD
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumDiagnosticTestSuites))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumDiagnosticTestSuites, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -16761,19 +16785,18 @@ static ze_result_t ze_traced_zesDiagnosticsGetProperties(ze_zesDiagnosticsGetPro
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetProperties) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetProperties__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 192);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hDiagnostics, pProperties);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(192, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(192, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -16800,7 +16823,8 @@ static ze_result_t ze_traced_zesDiagnosticsGetProperties(ze_zesDiagnosticsGetPro
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zesDiagnosticsGetProperties, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -16841,19 +16865,18 @@ static ze_result_t ze_traced_zesDiagnosticsGetTests(ze_zesDiagnosticsGetTests_fn
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetTests) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetTests__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 193);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hDiagnostics, pCount, pTests);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(193, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(193, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -16884,7 +16907,8 @@ static ze_result_t ze_traced_zesDiagnosticsGetTests(ze_zesDiagnosticsGetTests_fn
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetTests))
     lttng_ust_tracepoint(lttng_ust_ze, zesDiagnosticsGetTests, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -16926,19 +16950,18 @@ static ze_result_t ze_traced_zesDiagnosticsRunTests(ze_zesDiagnosticsRunTests_fn
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsRunTests) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsRunTests__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 194);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hDiagnostics, startIndex, endIndex, pResult);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(194, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(194, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -16971,7 +16994,8 @@ static ze_result_t ze_traced_zesDiagnosticsRunTests(ze_zesDiagnosticsRunTests_fn
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsRunTests))
     lttng_ust_tracepoint(lttng_ust_ze, zesDiagnosticsRunTests, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -17012,19 +17036,18 @@ static ze_result_t ze_traced_zesDeviceEccAvailable(ze_zesDeviceEccAvailable_fn *
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccAvailable) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccAvailable__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 195);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hDevice, pAvailable);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(195, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(195, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -17052,7 +17075,8 @@ static ze_result_t ze_traced_zesDeviceEccAvailable(ze_zesDeviceEccAvailable_fn *
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccAvailable))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEccAvailable, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -17092,19 +17116,18 @@ static ze_result_t ze_traced_zesDeviceEccConfigurable(ze_zesDeviceEccConfigurabl
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccConfigurable) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccConfigurable__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 196);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hDevice, pConfigurable);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(196, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(196, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -17132,7 +17155,8 @@ static ze_result_t ze_traced_zesDeviceEccConfigurable(ze_zesDeviceEccConfigurabl
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccConfigurable))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEccConfigurable, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -17172,19 +17196,18 @@ static ze_result_t ze_traced_zesDeviceGetEccState(ze_zesDeviceGetEccState_fn *tr
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetEccState) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetEccState__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 197);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hDevice, pState);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(197, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(197, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -17211,7 +17234,8 @@ static ze_result_t ze_traced_zesDeviceGetEccState(ze_zesDeviceGetEccState_fn *tr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetEccState))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceGetEccState, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -17251,19 +17275,18 @@ static ze_result_t ze_traced_zesDeviceSetEccState(ze_zesDeviceSetEccState_fn *tr
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceSetEccState) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceSetEccState__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 198);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hDevice, newState, pState);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(198, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(198, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -17293,7 +17316,8 @@ static ze_result_t ze_traced_zesDeviceSetEccState(ze_zesDeviceSetEccState_fn *tr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceSetEccState))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceSetEccState, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -17335,19 +17359,18 @@ static ze_result_t ze_traced_zesDeviceEnumEngineGroups(ze_zesDeviceEnumEngineGro
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumEngineGroups) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumEngineGroups__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 199);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hDevice, pCount, phEngine);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(199, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(199, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -17378,7 +17401,8 @@ static ze_result_t ze_traced_zesDeviceEnumEngineGroups(ze_zesDeviceEnumEngineGro
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumEngineGroups))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumEngineGroups, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -17419,19 +17443,18 @@ static ze_result_t ze_traced_zesEngineGetProperties(ze_zesEngineGetProperties_fn
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetProperties) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetProperties__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 200);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hEngine, pProperties);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(200, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(200, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -17458,7 +17481,8 @@ static ze_result_t ze_traced_zesEngineGetProperties(ze_zesEngineGetProperties_fn
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zesEngineGetProperties, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -17498,19 +17522,18 @@ static ze_result_t ze_traced_zesEngineGetActivity(ze_zesEngineGetActivity_fn *tr
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetActivity) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetActivity__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 201);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hEngine, pStats);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(201, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(201, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -17537,7 +17560,8 @@ static ze_result_t ze_traced_zesEngineGetActivity(ze_zesEngineGetActivity_fn *tr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetActivity))
     lttng_ust_tracepoint(lttng_ust_ze, zesEngineGetActivity, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -17576,19 +17600,18 @@ static ze_result_t ze_traced_zesDeviceEventRegister(ze_zesDeviceEventRegister_fn
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEventRegister) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEventRegister__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 202);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hDevice, events);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(202, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(202, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -17615,7 +17638,8 @@ static ze_result_t ze_traced_zesDeviceEventRegister(ze_zesDeviceEventRegister_fn
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEventRegister))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEventRegister, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -17656,19 +17680,18 @@ static ze_result_t ze_traced_zesDriverEventListen(ze_zesDriverEventListen_fn *tr
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListen) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListen__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 203);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hDriver, timeout, count, phDevices, pNumDeviceEvents, pEvents);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(203, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(203, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -17707,7 +17730,8 @@ static ze_result_t ze_traced_zesDriverEventListen(ze_zesDriverEventListen_fn *tr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListen))
     lttng_ust_tracepoint(lttng_ust_ze, zesDriverEventListen, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -17751,19 +17775,18 @@ static ze_result_t ze_traced_zesDriverEventListenEx(ze_zesDriverEventListenEx_fn
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListenEx) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListenEx__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 204);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hDriver, timeout, count, phDevices, pNumDeviceEvents, pEvents);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(204, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(204, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -17802,7 +17825,8 @@ static ze_result_t ze_traced_zesDriverEventListenEx(ze_zesDriverEventListenEx_fn
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListenEx))
     lttng_ust_tracepoint(lttng_ust_ze, zesDriverEventListenEx, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -17844,19 +17868,18 @@ static ze_result_t ze_traced_zesDeviceEnumFabricPorts(ze_zesDeviceEnumFabricPort
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFabricPorts) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFabricPorts__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 205);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hDevice, pCount, phPort);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(205, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(205, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -17887,7 +17910,8 @@ static ze_result_t ze_traced_zesDeviceEnumFabricPorts(ze_zesDeviceEnumFabricPort
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFabricPorts))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumFabricPorts, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -17928,19 +17952,18 @@ static ze_result_t ze_traced_zesFabricPortGetProperties(ze_zesFabricPortGetPrope
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetProperties) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetProperties__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 206);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hPort, pProperties);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(206, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(206, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -17967,7 +17990,8 @@ static ze_result_t ze_traced_zesFabricPortGetProperties(ze_zesFabricPortGetPrope
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zesFabricPortGetProperties, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -18008,19 +18032,18 @@ static ze_result_t ze_traced_zesFabricPortGetLinkType(ze_zesFabricPortGetLinkTyp
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetLinkType) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetLinkType__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 207);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hPort, pLinkType);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(207, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(207, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -18047,7 +18070,8 @@ static ze_result_t ze_traced_zesFabricPortGetLinkType(ze_zesFabricPortGetLinkTyp
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetLinkType))
     lttng_ust_tracepoint(lttng_ust_ze, zesFabricPortGetLinkType, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -18088,19 +18112,18 @@ static ze_result_t ze_traced_zesFabricPortGetConfig(ze_zesFabricPortGetConfig_fn
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetConfig) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetConfig__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 208);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hPort, pConfig);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(208, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(208, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -18127,7 +18150,8 @@ static ze_result_t ze_traced_zesFabricPortGetConfig(ze_zesFabricPortGetConfig_fn
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetConfig))
     lttng_ust_tracepoint(lttng_ust_ze, zesFabricPortGetConfig, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -18166,19 +18190,18 @@ static ze_result_t ze_traced_zesFabricPortSetConfig(ze_zesFabricPortSetConfig_fn
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortSetConfig) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortSetConfig__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 209);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hPort, pConfig);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(209, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(209, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -18205,7 +18228,8 @@ static ze_result_t ze_traced_zesFabricPortSetConfig(ze_zesFabricPortSetConfig_fn
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortSetConfig))
     lttng_ust_tracepoint(lttng_ust_ze, zesFabricPortSetConfig, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -18245,19 +18269,18 @@ static ze_result_t ze_traced_zesFabricPortGetState(ze_zesFabricPortGetState_fn *
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetState) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetState__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 210);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hPort, pState);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(210, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(210, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -18284,7 +18307,8 @@ static ze_result_t ze_traced_zesFabricPortGetState(ze_zesFabricPortGetState_fn *
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetState))
     lttng_ust_tracepoint(lttng_ust_ze, zesFabricPortGetState, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -18323,19 +18347,18 @@ static ze_result_t ze_traced_zesFabricPortGetThroughput(ze_zesFabricPortGetThrou
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetThroughput) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetThroughput__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 211);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hPort, pThroughput);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(211, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(211, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -18362,7 +18385,8 @@ static ze_result_t ze_traced_zesFabricPortGetThroughput(ze_zesFabricPortGetThrou
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetThroughput))
     lttng_ust_tracepoint(lttng_ust_ze, zesFabricPortGetThroughput, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -18403,19 +18427,18 @@ static ze_result_t ze_traced_zesDeviceEnumFans(ze_zesDeviceEnumFans_fn *tracer_r
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFans) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFans__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 212);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hDevice, pCount, phFan);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(212, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(212, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -18446,7 +18469,8 @@ static ze_result_t ze_traced_zesDeviceEnumFans(ze_zesDeviceEnumFans_fn *tracer_r
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFans))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumFans, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -18485,19 +18509,18 @@ static ze_result_t ze_traced_zesFanGetProperties(ze_zesFanGetProperties_fn *trac
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetProperties) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetProperties__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 213);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hFan, pProperties);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(213, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(213, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -18524,7 +18547,8 @@ static ze_result_t ze_traced_zesFanGetProperties(ze_zesFanGetProperties_fn *trac
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zesFanGetProperties, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -18562,19 +18586,18 @@ static ze_result_t ze_traced_zesFanGetConfig(ze_zesFanGetConfig_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetConfig) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetConfig__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 214);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hFan, pConfig);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(214, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(214, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -18601,7 +18624,8 @@ static ze_result_t ze_traced_zesFanGetConfig(ze_zesFanGetConfig_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetConfig))
     lttng_ust_tracepoint(lttng_ust_ze, zesFanGetConfig, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -18638,19 +18662,18 @@ static ze_result_t ze_traced_zesFanSetDefaultMode(ze_zesFanSetDefaultMode_fn *tr
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetDefaultMode) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetDefaultMode__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 215);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hFan);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(215, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(215, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -18675,7 +18698,8 @@ static ze_result_t ze_traced_zesFanSetDefaultMode(ze_zesFanSetDefaultMode_fn *tr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetDefaultMode))
     lttng_ust_tracepoint(lttng_ust_ze, zesFanSetDefaultMode, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -18714,19 +18738,18 @@ static ze_result_t ze_traced_zesFanSetFixedSpeedMode(ze_zesFanSetFixedSpeedMode_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetFixedSpeedMode) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetFixedSpeedMode__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 216);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hFan, speed);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(216, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(216, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -18753,7 +18776,8 @@ static ze_result_t ze_traced_zesFanSetFixedSpeedMode(ze_zesFanSetFixedSpeedMode_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetFixedSpeedMode))
     lttng_ust_tracepoint(lttng_ust_ze, zesFanSetFixedSpeedMode, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -18792,19 +18816,18 @@ static ze_result_t ze_traced_zesFanSetSpeedTableMode(ze_zesFanSetSpeedTableMode_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetSpeedTableMode) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetSpeedTableMode__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 217);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hFan, speedTable);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(217, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(217, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -18831,7 +18854,8 @@ static ze_result_t ze_traced_zesFanSetSpeedTableMode(ze_zesFanSetSpeedTableMode_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetSpeedTableMode))
     lttng_ust_tracepoint(lttng_ust_ze, zesFanSetSpeedTableMode, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -18870,19 +18894,18 @@ static ze_result_t ze_traced_zesFanGetState(ze_zesFanGetState_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetState) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetState__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 218);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hFan, units, pSpeed);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(218, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(218, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -18912,7 +18935,8 @@ static ze_result_t ze_traced_zesFanGetState(ze_zesFanGetState_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetState))
     lttng_ust_tracepoint(lttng_ust_ze, zesFanGetState, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -18951,19 +18975,18 @@ static ze_result_t ze_traced_zesDeviceEnumFirmwares(ze_zesDeviceEnumFirmwares_fn
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFirmwares) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFirmwares__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 219);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hDevice, pCount, phFirmware);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(219, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(219, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -18994,7 +19017,8 @@ static ze_result_t ze_traced_zesDeviceEnumFirmwares(ze_zesDeviceEnumFirmwares_fn
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFirmwares))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumFirmwares, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -19035,19 +19059,18 @@ static ze_result_t ze_traced_zesFirmwareGetProperties(ze_zesFirmwareGetPropertie
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareGetProperties) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareGetProperties__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 220);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hFirmware, pProperties);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(220, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(220, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -19074,7 +19097,8 @@ static ze_result_t ze_traced_zesFirmwareGetProperties(ze_zesFirmwareGetPropertie
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareGetProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zesFirmwareGetProperties, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -19115,19 +19139,18 @@ static ze_result_t ze_traced_zesFirmwareFlash(ze_zesFirmwareFlash_fn *tracer_rea
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareFlash) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareFlash__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 221);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hFirmware, pImage, size);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(221, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(221, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -19157,7 +19180,8 @@ static ze_result_t ze_traced_zesFirmwareFlash(ze_zesFirmwareFlash_fn *tracer_rea
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareFlash))
     lttng_ust_tracepoint(lttng_ust_ze, zesFirmwareFlash, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -19198,19 +19222,18 @@ static ze_result_t ze_traced_zesDeviceEnumFrequencyDomains(ze_zesDeviceEnumFrequ
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFrequencyDomains) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFrequencyDomains__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 222);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hDevice, pCount, phFrequency);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(222, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(222, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -19241,7 +19264,8 @@ static ze_result_t ze_traced_zesDeviceEnumFrequencyDomains(ze_zesDeviceEnumFrequ
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFrequencyDomains))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumFrequencyDomains, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -19282,19 +19306,18 @@ static ze_result_t ze_traced_zesFrequencyGetProperties(ze_zesFrequencyGetPropert
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetProperties) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetProperties__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 223);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hFrequency, pProperties);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(223, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(223, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -19321,7 +19344,8 @@ static ze_result_t ze_traced_zesFrequencyGetProperties(ze_zesFrequencyGetPropert
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyGetProperties, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -19362,19 +19386,18 @@ static ze_result_t ze_traced_zesFrequencyGetAvailableClocks(ze_zesFrequencyGetAv
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetAvailableClocks) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetAvailableClocks__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 224);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hFrequency, pCount, phFrequency);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(224, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(224, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -19405,7 +19428,8 @@ static ze_result_t ze_traced_zesFrequencyGetAvailableClocks(ze_zesFrequencyGetAv
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetAvailableClocks))
     lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyGetAvailableClocks, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -19446,19 +19470,18 @@ static ze_result_t ze_traced_zesFrequencyGetRange(ze_zesFrequencyGetRange_fn *tr
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetRange) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetRange__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 225);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hFrequency, pLimits);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(225, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(225, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -19485,7 +19508,8 @@ static ze_result_t ze_traced_zesFrequencyGetRange(ze_zesFrequencyGetRange_fn *tr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetRange))
     lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyGetRange, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -19525,19 +19549,18 @@ static ze_result_t ze_traced_zesFrequencySetRange(ze_zesFrequencySetRange_fn *tr
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencySetRange) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencySetRange__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 226);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hFrequency, pLimits);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(226, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(226, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -19564,7 +19587,8 @@ static ze_result_t ze_traced_zesFrequencySetRange(ze_zesFrequencySetRange_fn *tr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencySetRange))
     lttng_ust_tracepoint(lttng_ust_ze, zesFrequencySetRange, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -19604,19 +19628,18 @@ static ze_result_t ze_traced_zesFrequencyGetState(ze_zesFrequencyGetState_fn *tr
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetState) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetState__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 227);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hFrequency, pState);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(227, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(227, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -19643,7 +19666,8 @@ static ze_result_t ze_traced_zesFrequencyGetState(ze_zesFrequencyGetState_fn *tr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetState))
     lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyGetState, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -19683,19 +19707,18 @@ static ze_result_t ze_traced_zesFrequencyGetThrottleTime(ze_zesFrequencyGetThrot
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetThrottleTime) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetThrottleTime__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 228);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hFrequency, pThrottleTime);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(228, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(228, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -19722,7 +19745,8 @@ static ze_result_t ze_traced_zesFrequencyGetThrottleTime(ze_zesFrequencyGetThrot
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetThrottleTime))
     lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyGetThrottleTime, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -19763,19 +19787,18 @@ static ze_result_t ze_traced_zesFrequencyOcGetCapabilities(ze_zesFrequencyOcGetC
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetCapabilities) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetCapabilities__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 229);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hFrequency, pOcCapabilities);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(229, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(229, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -19802,7 +19825,8 @@ static ze_result_t ze_traced_zesFrequencyOcGetCapabilities(ze_zesFrequencyOcGetC
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetCapabilities))
     lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyOcGetCapabilities, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -19843,19 +19867,18 @@ static ze_result_t ze_traced_zesFrequencyOcGetFrequencyTarget(ze_zesFrequencyOcG
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetFrequencyTarget) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetFrequencyTarget__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 230);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hFrequency, pCurrentOcFrequency);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(230, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(230, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -19883,7 +19906,8 @@ static ze_result_t ze_traced_zesFrequencyOcGetFrequencyTarget(ze_zesFrequencyOcG
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetFrequencyTarget))
     lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyOcGetFrequencyTarget, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -19924,19 +19948,18 @@ static ze_result_t ze_traced_zesFrequencyOcSetFrequencyTarget(ze_zesFrequencyOcS
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetFrequencyTarget) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetFrequencyTarget__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 231);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hFrequency, CurrentOcFrequency);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(231, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(231, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -19963,7 +19986,8 @@ static ze_result_t ze_traced_zesFrequencyOcSetFrequencyTarget(ze_zesFrequencyOcS
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetFrequencyTarget))
     lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyOcSetFrequencyTarget, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -20004,19 +20028,18 @@ static ze_result_t ze_traced_zesFrequencyOcGetVoltageTarget(ze_zesFrequencyOcGet
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetVoltageTarget) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetVoltageTarget__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 232);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hFrequency, pCurrentVoltageTarget, pCurrentVoltageOffset);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(232, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(232, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -20048,7 +20071,8 @@ static ze_result_t ze_traced_zesFrequencyOcGetVoltageTarget(ze_zesFrequencyOcGet
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetVoltageTarget))
     lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyOcGetVoltageTarget, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -20092,19 +20116,18 @@ static ze_result_t ze_traced_zesFrequencyOcSetVoltageTarget(ze_zesFrequencyOcSet
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetVoltageTarget) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetVoltageTarget__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 233);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hFrequency, CurrentVoltageTarget, CurrentVoltageOffset);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(233, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(233, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -20134,7 +20157,8 @@ static ze_result_t ze_traced_zesFrequencyOcSetVoltageTarget(ze_zesFrequencyOcSet
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetVoltageTarget))
     lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyOcSetVoltageTarget, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -20176,19 +20200,18 @@ static ze_result_t ze_traced_zesFrequencyOcSetMode(ze_zesFrequencyOcSetMode_fn *
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetMode) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetMode__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 234);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hFrequency, CurrentOcMode);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(234, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(234, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -20215,7 +20238,8 @@ static ze_result_t ze_traced_zesFrequencyOcSetMode(ze_zesFrequencyOcSetMode_fn *
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetMode))
     lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyOcSetMode, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -20255,19 +20279,18 @@ static ze_result_t ze_traced_zesFrequencyOcGetMode(ze_zesFrequencyOcGetMode_fn *
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetMode) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetMode__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 235);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hFrequency, pCurrentOcMode);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(235, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(235, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -20295,7 +20318,8 @@ static ze_result_t ze_traced_zesFrequencyOcGetMode(ze_zesFrequencyOcGetMode_fn *
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetMode))
     lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyOcGetMode, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -20335,19 +20359,18 @@ static ze_result_t ze_traced_zesFrequencyOcGetIccMax(ze_zesFrequencyOcGetIccMax_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetIccMax) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetIccMax__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 236);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hFrequency, pOcIccMax);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(236, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(236, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -20375,7 +20398,8 @@ static ze_result_t ze_traced_zesFrequencyOcGetIccMax(ze_zesFrequencyOcGetIccMax_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetIccMax))
     lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyOcGetIccMax, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -20414,19 +20438,18 @@ static ze_result_t ze_traced_zesFrequencyOcSetIccMax(ze_zesFrequencyOcSetIccMax_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetIccMax) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetIccMax__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 237);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hFrequency, ocIccMax);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(237, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(237, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -20453,7 +20476,8 @@ static ze_result_t ze_traced_zesFrequencyOcSetIccMax(ze_zesFrequencyOcSetIccMax_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetIccMax))
     lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyOcSetIccMax, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -20492,19 +20516,18 @@ static ze_result_t ze_traced_zesFrequencyOcGetTjMax(ze_zesFrequencyOcGetTjMax_fn
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetTjMax) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetTjMax__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 238);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hFrequency, pOcTjMax);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(238, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(238, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -20532,7 +20555,8 @@ static ze_result_t ze_traced_zesFrequencyOcGetTjMax(ze_zesFrequencyOcGetTjMax_fn
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetTjMax))
     lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyOcGetTjMax, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -20571,19 +20595,18 @@ static ze_result_t ze_traced_zesFrequencyOcSetTjMax(ze_zesFrequencyOcSetTjMax_fn
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetTjMax) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetTjMax__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 239);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hFrequency, ocTjMax);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(239, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(239, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -20610,7 +20633,8 @@ static ze_result_t ze_traced_zesFrequencyOcSetTjMax(ze_zesFrequencyOcSetTjMax_fn
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetTjMax))
     lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyOcSetTjMax, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -20650,19 +20674,18 @@ static ze_result_t ze_traced_zesDeviceEnumLeds(ze_zesDeviceEnumLeds_fn *tracer_r
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumLeds) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumLeds__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 240);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hDevice, pCount, phLed);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(240, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(240, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -20693,7 +20716,8 @@ static ze_result_t ze_traced_zesDeviceEnumLeds(ze_zesDeviceEnumLeds_fn *tracer_r
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumLeds))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumLeds, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -20732,19 +20756,18 @@ static ze_result_t ze_traced_zesLedGetProperties(ze_zesLedGetProperties_fn *trac
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetProperties) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetProperties__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 241);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hLed, pProperties);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(241, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(241, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -20771,7 +20794,8 @@ static ze_result_t ze_traced_zesLedGetProperties(ze_zesLedGetProperties_fn *trac
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zesLedGetProperties, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -20809,19 +20833,18 @@ static ze_result_t ze_traced_zesLedGetState(ze_zesLedGetState_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetState) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetState__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 242);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hLed, pState);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(242, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(242, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -20848,7 +20871,8 @@ static ze_result_t ze_traced_zesLedGetState(ze_zesLedGetState_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetState))
     lttng_ust_tracepoint(lttng_ust_ze, zesLedGetState, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -20886,19 +20910,18 @@ static ze_result_t ze_traced_zesLedSetState(ze_zesLedSetState_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetState) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetState__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 243);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hLed, enable);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(243, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(243, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -20925,7 +20948,8 @@ static ze_result_t ze_traced_zesLedSetState(ze_zesLedSetState_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetState))
     lttng_ust_tracepoint(lttng_ust_ze, zesLedSetState, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -20963,19 +20987,18 @@ static ze_result_t ze_traced_zesLedSetColor(ze_zesLedSetColor_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetColor) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetColor__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 244);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hLed, pColor);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(244, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(244, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -21002,7 +21025,8 @@ static ze_result_t ze_traced_zesLedSetColor(ze_zesLedSetColor_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetColor))
     lttng_ust_tracepoint(lttng_ust_ze, zesLedSetColor, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -21042,19 +21066,18 @@ static ze_result_t ze_traced_zesDeviceEnumMemoryModules(ze_zesDeviceEnumMemoryMo
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumMemoryModules) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumMemoryModules__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 245);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hDevice, pCount, phMemory);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(245, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(245, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -21085,7 +21108,8 @@ static ze_result_t ze_traced_zesDeviceEnumMemoryModules(ze_zesDeviceEnumMemoryMo
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumMemoryModules))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumMemoryModules, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -21126,19 +21150,18 @@ static ze_result_t ze_traced_zesMemoryGetProperties(ze_zesMemoryGetProperties_fn
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetProperties) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetProperties__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 246);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hMemory, pProperties);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(246, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(246, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -21165,7 +21188,8 @@ static ze_result_t ze_traced_zesMemoryGetProperties(ze_zesMemoryGetProperties_fn
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zesMemoryGetProperties, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -21204,19 +21228,18 @@ static ze_result_t ze_traced_zesMemoryGetState(ze_zesMemoryGetState_fn *tracer_r
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetState) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetState__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 247);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hMemory, pState);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(247, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(247, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -21243,7 +21266,8 @@ static ze_result_t ze_traced_zesMemoryGetState(ze_zesMemoryGetState_fn *tracer_r
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetState))
     lttng_ust_tracepoint(lttng_ust_ze, zesMemoryGetState, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -21282,19 +21306,18 @@ static ze_result_t ze_traced_zesMemoryGetBandwidth(ze_zesMemoryGetBandwidth_fn *
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetBandwidth) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetBandwidth__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 248);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hMemory, pBandwidth);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(248, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(248, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -21321,7 +21344,8 @@ static ze_result_t ze_traced_zesMemoryGetBandwidth(ze_zesMemoryGetBandwidth_fn *
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetBandwidth))
     lttng_ust_tracepoint(lttng_ust_ze, zesMemoryGetBandwidth, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -21362,19 +21386,18 @@ static ze_result_t ze_traced_zesDeviceEnumPerformanceFactorDomains(ze_zesDeviceE
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPerformanceFactorDomains) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPerformanceFactorDomains__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 249);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hDevice, pCount, phPerf);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(249, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(249, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -21405,7 +21428,8 @@ static ze_result_t ze_traced_zesDeviceEnumPerformanceFactorDomains(ze_zesDeviceE
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPerformanceFactorDomains))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumPerformanceFactorDomains, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -21446,19 +21470,18 @@ static ze_result_t ze_traced_zesPerformanceFactorGetProperties(ze_zesPerformance
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetProperties) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetProperties__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 250);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hPerf, pProperties);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(250, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(250, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -21485,7 +21508,8 @@ static ze_result_t ze_traced_zesPerformanceFactorGetProperties(ze_zesPerformance
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zesPerformanceFactorGetProperties, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -21525,19 +21549,18 @@ static ze_result_t ze_traced_zesPerformanceFactorGetConfig(ze_zesPerformanceFact
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetConfig) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetConfig__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 251);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hPerf, pFactor);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(251, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(251, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -21565,7 +21588,8 @@ static ze_result_t ze_traced_zesPerformanceFactorGetConfig(ze_zesPerformanceFact
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetConfig))
     lttng_ust_tracepoint(lttng_ust_ze, zesPerformanceFactorGetConfig, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -21604,19 +21628,18 @@ static ze_result_t ze_traced_zesPerformanceFactorSetConfig(ze_zesPerformanceFact
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorSetConfig) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorSetConfig__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 252);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hPerf, factor);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(252, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(252, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -21643,7 +21666,8 @@ static ze_result_t ze_traced_zesPerformanceFactorSetConfig(ze_zesPerformanceFact
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorSetConfig))
     lttng_ust_tracepoint(lttng_ust_ze, zesPerformanceFactorSetConfig, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -21683,19 +21707,18 @@ static ze_result_t ze_traced_zesDeviceEnumPowerDomains(ze_zesDeviceEnumPowerDoma
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPowerDomains) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPowerDomains__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 253);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hDevice, pCount, phPower);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(253, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(253, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -21726,7 +21749,8 @@ static ze_result_t ze_traced_zesDeviceEnumPowerDomains(ze_zesDeviceEnumPowerDoma
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPowerDomains))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumPowerDomains, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -21767,19 +21791,18 @@ static ze_result_t ze_traced_zesDeviceGetCardPowerDomain(ze_zesDeviceGetCardPowe
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetCardPowerDomain) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetCardPowerDomain__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 254);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hDevice, phPower);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(254, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(254, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -21807,7 +21830,8 @@ static ze_result_t ze_traced_zesDeviceGetCardPowerDomain(ze_zesDeviceGetCardPowe
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetCardPowerDomain))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceGetCardPowerDomain, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -21847,19 +21871,18 @@ static ze_result_t ze_traced_zesPowerGetProperties(ze_zesPowerGetProperties_fn *
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetProperties) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetProperties__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 255);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hPower, pProperties);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(255, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(255, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -21886,7 +21909,8 @@ static ze_result_t ze_traced_zesPowerGetProperties(ze_zesPowerGetProperties_fn *
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zesPowerGetProperties, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -21926,19 +21950,18 @@ static ze_result_t ze_traced_zesPowerGetEnergyCounter(ze_zesPowerGetEnergyCounte
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyCounter) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyCounter__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 256);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hPower, pEnergy);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(256, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(256, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -21965,7 +21988,8 @@ static ze_result_t ze_traced_zesPowerGetEnergyCounter(ze_zesPowerGetEnergyCounte
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyCounter))
     lttng_ust_tracepoint(lttng_ust_ze, zesPowerGetEnergyCounter, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -22006,19 +22030,18 @@ static ze_result_t ze_traced_zesPowerGetLimits(ze_zesPowerGetLimits_fn *tracer_r
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimits) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimits__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 257);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hPower, pSustained, pBurst, pPeak);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(257, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(257, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -22050,7 +22073,8 @@ static ze_result_t ze_traced_zesPowerGetLimits(ze_zesPowerGetLimits_fn *tracer_r
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimits))
     lttng_ust_tracepoint(lttng_ust_ze, zesPowerGetLimits, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -22092,19 +22116,18 @@ static ze_result_t ze_traced_zesPowerSetLimits(ze_zesPowerSetLimits_fn *tracer_r
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimits) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimits__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 258);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hPower, pSustained, pBurst, pPeak);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(258, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(258, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -22136,7 +22159,8 @@ static ze_result_t ze_traced_zesPowerSetLimits(ze_zesPowerSetLimits_fn *tracer_r
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimits))
     lttng_ust_tracepoint(lttng_ust_ze, zesPowerSetLimits, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -22179,19 +22203,18 @@ static ze_result_t ze_traced_zesPowerGetEnergyThreshold(ze_zesPowerGetEnergyThre
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyThreshold) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyThreshold__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 259);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hPower, pThreshold);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(259, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(259, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -22218,7 +22241,8 @@ static ze_result_t ze_traced_zesPowerGetEnergyThreshold(ze_zesPowerGetEnergyThre
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyThreshold))
     lttng_ust_tracepoint(lttng_ust_ze, zesPowerGetEnergyThreshold, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -22257,19 +22281,18 @@ static ze_result_t ze_traced_zesPowerSetEnergyThreshold(ze_zesPowerSetEnergyThre
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetEnergyThreshold) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetEnergyThreshold__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 260);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hPower, threshold);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(260, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(260, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -22296,7 +22319,8 @@ static ze_result_t ze_traced_zesPowerSetEnergyThreshold(ze_zesPowerSetEnergyThre
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetEnergyThreshold))
     lttng_ust_tracepoint(lttng_ust_ze, zesPowerSetEnergyThreshold, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -22336,19 +22360,18 @@ static ze_result_t ze_traced_zesDeviceEnumPsus(ze_zesDeviceEnumPsus_fn *tracer_r
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPsus) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPsus__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 261);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hDevice, pCount, phPsu);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(261, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(261, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -22379,7 +22402,8 @@ static ze_result_t ze_traced_zesDeviceEnumPsus(ze_zesDeviceEnumPsus_fn *tracer_r
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPsus))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumPsus, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -22418,19 +22442,18 @@ static ze_result_t ze_traced_zesPsuGetProperties(ze_zesPsuGetProperties_fn *trac
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetProperties) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetProperties__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 262);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hPsu, pProperties);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(262, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(262, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -22457,7 +22480,8 @@ static ze_result_t ze_traced_zesPsuGetProperties(ze_zesPsuGetProperties_fn *trac
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zesPsuGetProperties, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -22495,19 +22519,18 @@ static ze_result_t ze_traced_zesPsuGetState(ze_zesPsuGetState_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetState) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetState__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 263);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hPsu, pState);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(263, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(263, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -22534,7 +22557,8 @@ static ze_result_t ze_traced_zesPsuGetState(ze_zesPsuGetState_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetState))
     lttng_ust_tracepoint(lttng_ust_ze, zesPsuGetState, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -22573,19 +22597,18 @@ static ze_result_t ze_traced_zesDeviceEnumRasErrorSets(ze_zesDeviceEnumRasErrorS
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumRasErrorSets) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumRasErrorSets__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 264);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hDevice, pCount, phRas);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(264, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(264, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -22616,7 +22639,8 @@ static ze_result_t ze_traced_zesDeviceEnumRasErrorSets(ze_zesDeviceEnumRasErrorS
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumRasErrorSets))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumRasErrorSets, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -22656,19 +22680,18 @@ static ze_result_t ze_traced_zesRasGetProperties(ze_zesRasGetProperties_fn *trac
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetProperties) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetProperties__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 265);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hRas, pProperties);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(265, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(265, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -22695,7 +22718,8 @@ static ze_result_t ze_traced_zesRasGetProperties(ze_zesRasGetProperties_fn *trac
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zesRasGetProperties, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -22733,19 +22757,18 @@ static ze_result_t ze_traced_zesRasGetConfig(ze_zesRasGetConfig_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetConfig) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetConfig__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 266);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hRas, pConfig);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(266, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(266, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -22772,7 +22795,8 @@ static ze_result_t ze_traced_zesRasGetConfig(ze_zesRasGetConfig_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetConfig))
     lttng_ust_tracepoint(lttng_ust_ze, zesRasGetConfig, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -22810,19 +22834,18 @@ static ze_result_t ze_traced_zesRasSetConfig(ze_zesRasSetConfig_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasSetConfig) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasSetConfig__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 267);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hRas, pConfig);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(267, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(267, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -22849,7 +22872,8 @@ static ze_result_t ze_traced_zesRasSetConfig(ze_zesRasSetConfig_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasSetConfig))
     lttng_ust_tracepoint(lttng_ust_ze, zesRasSetConfig, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -22887,19 +22911,18 @@ static ze_result_t ze_traced_zesRasGetState(ze_zesRasGetState_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetState) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetState__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 268);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hRas, clear, pState);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(268, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(268, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -22928,7 +22951,8 @@ static ze_result_t ze_traced_zesRasGetState(ze_zesRasGetState_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetState))
     lttng_ust_tracepoint(lttng_ust_ze, zesRasGetState, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -22967,19 +22991,18 @@ static ze_result_t ze_traced_zesDeviceEnumSchedulers(ze_zesDeviceEnumSchedulers_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumSchedulers) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumSchedulers__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 269);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hDevice, pCount, phScheduler);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(269, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(269, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -23010,7 +23033,8 @@ static ze_result_t ze_traced_zesDeviceEnumSchedulers(ze_zesDeviceEnumSchedulers_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumSchedulers))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumSchedulers, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -23051,19 +23075,18 @@ static ze_result_t ze_traced_zesSchedulerGetProperties(ze_zesSchedulerGetPropert
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetProperties) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetProperties__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 270);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hScheduler, pProperties);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(270, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(270, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -23090,7 +23113,8 @@ static ze_result_t ze_traced_zesSchedulerGetProperties(ze_zesSchedulerGetPropert
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zesSchedulerGetProperties, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -23131,19 +23155,18 @@ static ze_result_t ze_traced_zesSchedulerGetCurrentMode(ze_zesSchedulerGetCurren
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetCurrentMode) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetCurrentMode__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 271);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hScheduler, pMode);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(271, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(271, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -23171,7 +23194,8 @@ static ze_result_t ze_traced_zesSchedulerGetCurrentMode(ze_zesSchedulerGetCurren
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetCurrentMode))
     lttng_ust_tracepoint(lttng_ust_ze, zesSchedulerGetCurrentMode, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -23212,19 +23236,18 @@ static ze_result_t ze_traced_zesSchedulerGetTimeoutModeProperties(ze_zesSchedule
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimeoutModeProperties) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimeoutModeProperties__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 272);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hScheduler, getDefaults, pConfig);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(272, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(272, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -23254,7 +23277,8 @@ static ze_result_t ze_traced_zesSchedulerGetTimeoutModeProperties(ze_zesSchedule
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimeoutModeProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zesSchedulerGetTimeoutModeProperties, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -23297,19 +23321,18 @@ static ze_result_t ze_traced_zesSchedulerGetTimesliceModeProperties(ze_zesSchedu
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimesliceModeProperties) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimesliceModeProperties__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 273);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hScheduler, getDefaults, pConfig);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(273, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(273, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -23339,7 +23362,8 @@ static ze_result_t ze_traced_zesSchedulerGetTimesliceModeProperties(ze_zesSchedu
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimesliceModeProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zesSchedulerGetTimesliceModeProperties, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -23382,19 +23406,18 @@ static ze_result_t ze_traced_zesSchedulerSetTimeoutMode(ze_zesSchedulerSetTimeou
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimeoutMode) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimeoutMode__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 274);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hScheduler, pProperties, pNeedReload);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(274, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(274, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -23425,7 +23448,8 @@ static ze_result_t ze_traced_zesSchedulerSetTimeoutMode(ze_zesSchedulerSetTimeou
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimeoutMode))
     lttng_ust_tracepoint(lttng_ust_ze, zesSchedulerSetTimeoutMode, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -23468,19 +23492,18 @@ static ze_result_t ze_traced_zesSchedulerSetTimesliceMode(ze_zesSchedulerSetTime
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimesliceMode) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimesliceMode__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 275);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hScheduler, pProperties, pNeedReload);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(275, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(275, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -23511,7 +23534,8 @@ static ze_result_t ze_traced_zesSchedulerSetTimesliceMode(ze_zesSchedulerSetTime
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimesliceMode))
     lttng_ust_tracepoint(lttng_ust_ze, zesSchedulerSetTimesliceMode, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -23553,19 +23577,18 @@ static ze_result_t ze_traced_zesSchedulerSetExclusiveMode(ze_zesSchedulerSetExcl
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetExclusiveMode) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetExclusiveMode__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 276);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hScheduler, pNeedReload);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(276, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(276, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -23593,7 +23616,8 @@ static ze_result_t ze_traced_zesSchedulerSetExclusiveMode(ze_zesSchedulerSetExcl
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetExclusiveMode))
     lttng_ust_tracepoint(lttng_ust_ze, zesSchedulerSetExclusiveMode, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -23633,19 +23657,18 @@ static ze_result_t ze_traced_zesSchedulerSetComputeUnitDebugMode(ze_zesScheduler
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetComputeUnitDebugMode) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetComputeUnitDebugMode__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 277);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hScheduler, pNeedReload);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(277, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(277, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -23673,7 +23696,8 @@ static ze_result_t ze_traced_zesSchedulerSetComputeUnitDebugMode(ze_zesScheduler
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetComputeUnitDebugMode))
     lttng_ust_tracepoint(lttng_ust_ze, zesSchedulerSetComputeUnitDebugMode, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -23715,19 +23739,18 @@ static ze_result_t ze_traced_zesDeviceEnumStandbyDomains(ze_zesDeviceEnumStandby
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumStandbyDomains) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumStandbyDomains__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 278);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hDevice, pCount, phStandby);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(278, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(278, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -23758,7 +23781,8 @@ static ze_result_t ze_traced_zesDeviceEnumStandbyDomains(ze_zesDeviceEnumStandby
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumStandbyDomains))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumStandbyDomains, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -23799,19 +23823,18 @@ static ze_result_t ze_traced_zesStandbyGetProperties(ze_zesStandbyGetProperties_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetProperties) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetProperties__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 279);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hStandby, pProperties);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(279, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(279, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -23838,7 +23861,8 @@ static ze_result_t ze_traced_zesStandbyGetProperties(ze_zesStandbyGetProperties_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zesStandbyGetProperties, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -23879,19 +23903,18 @@ static ze_result_t ze_traced_zesStandbyGetMode(ze_zesStandbyGetMode_fn *tracer_r
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetMode) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetMode__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 280);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hStandby, pMode);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(280, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(280, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -23919,7 +23942,8 @@ static ze_result_t ze_traced_zesStandbyGetMode(ze_zesStandbyGetMode_fn *tracer_r
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetMode))
     lttng_ust_tracepoint(lttng_ust_ze, zesStandbyGetMode, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -23958,19 +23982,18 @@ static ze_result_t ze_traced_zesStandbySetMode(ze_zesStandbySetMode_fn *tracer_r
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbySetMode) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbySetMode__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 281);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hStandby, mode);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(281, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(281, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -23997,7 +24020,8 @@ static ze_result_t ze_traced_zesStandbySetMode(ze_zesStandbySetMode_fn *tracer_r
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbySetMode))
     lttng_ust_tracepoint(lttng_ust_ze, zesStandbySetMode, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -24037,19 +24061,18 @@ static ze_result_t ze_traced_zesDeviceEnumTemperatureSensors(ze_zesDeviceEnumTem
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumTemperatureSensors) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumTemperatureSensors__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 282);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hDevice, pCount, phTemperature);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(282, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(282, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -24080,7 +24103,8 @@ static ze_result_t ze_traced_zesDeviceEnumTemperatureSensors(ze_zesDeviceEnumTem
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumTemperatureSensors))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumTemperatureSensors, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -24121,19 +24145,18 @@ static ze_result_t ze_traced_zesTemperatureGetProperties(ze_zesTemperatureGetPro
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetProperties) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetProperties__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 283);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hTemperature, pProperties);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(283, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(283, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -24160,7 +24183,8 @@ static ze_result_t ze_traced_zesTemperatureGetProperties(ze_zesTemperatureGetPro
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zesTemperatureGetProperties, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -24201,19 +24225,18 @@ static ze_result_t ze_traced_zesTemperatureGetConfig(ze_zesTemperatureGetConfig_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetConfig) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetConfig__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 284);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hTemperature, pConfig);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(284, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(284, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -24240,7 +24263,8 @@ static ze_result_t ze_traced_zesTemperatureGetConfig(ze_zesTemperatureGetConfig_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetConfig))
     lttng_ust_tracepoint(lttng_ust_ze, zesTemperatureGetConfig, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -24280,19 +24304,18 @@ static ze_result_t ze_traced_zesTemperatureSetConfig(ze_zesTemperatureSetConfig_
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureSetConfig) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureSetConfig__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 285);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hTemperature, pConfig);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(285, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(285, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -24319,7 +24342,8 @@ static ze_result_t ze_traced_zesTemperatureSetConfig(ze_zesTemperatureSetConfig_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureSetConfig))
     lttng_ust_tracepoint(lttng_ust_ze, zesTemperatureSetConfig, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -24359,19 +24383,18 @@ static ze_result_t ze_traced_zesTemperatureGetState(ze_zesTemperatureGetState_fn
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetState) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetState__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 286);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hTemperature, pTemperature);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(286, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(286, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -24399,7 +24422,8 @@ static ze_result_t ze_traced_zesTemperatureGetState(ze_zesTemperatureGetState_fn
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetState))
     lttng_ust_tracepoint(lttng_ust_ze, zesTemperatureGetState, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -24439,19 +24463,18 @@ static ze_result_t ze_traced_zesPowerGetLimitsExt(ze_zesPowerGetLimitsExt_fn *tr
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimitsExt) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimitsExt__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 287);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hPower, pCount, pSustained);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(287, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(287, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -24482,7 +24505,8 @@ static ze_result_t ze_traced_zesPowerGetLimitsExt(ze_zesPowerGetLimitsExt_fn *tr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimitsExt))
     lttng_ust_tracepoint(lttng_ust_ze, zesPowerGetLimitsExt, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -24523,19 +24547,18 @@ static ze_result_t ze_traced_zesPowerSetLimitsExt(ze_zesPowerSetLimitsExt_fn *tr
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimitsExt) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimitsExt__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 288);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hPower, pCount, pSustained);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(288, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(288, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -24565,7 +24588,8 @@ static ze_result_t ze_traced_zesPowerSetLimitsExt(ze_zesPowerSetLimitsExt_fn *tr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimitsExt))
     lttng_ust_tracepoint(lttng_ust_ze, zesPowerSetLimitsExt, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -24628,7 +24652,8 @@ static ze_result_t ze_traced_zeGetGlobalProcAddrTable(ze_zeGetGlobalProcAddrTabl
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetGlobalProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetGlobalProcAddrTable, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -24690,7 +24715,8 @@ static ze_result_t ze_traced_zeGetDriverProcAddrTable(ze_zeGetDriverProcAddrTabl
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDriverProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetDriverProcAddrTable, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -24752,7 +24778,8 @@ static ze_result_t ze_traced_zeGetDeviceProcAddrTable(ze_zeGetDeviceProcAddrTabl
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDeviceProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetDeviceProcAddrTable, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -24814,7 +24841,8 @@ static ze_result_t ze_traced_zeGetDeviceExpProcAddrTable(ze_zeGetDeviceExpProcAd
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDeviceExpProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetDeviceExpProcAddrTable, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -24877,7 +24905,8 @@ static ze_result_t ze_traced_zeGetContextProcAddrTable(ze_zeGetContextProcAddrTa
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetContextProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetContextProcAddrTable, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -24939,7 +24968,8 @@ static ze_result_t ze_traced_zeGetCommandQueueProcAddrTable(ze_zeGetCommandQueue
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetCommandQueueProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetCommandQueueProcAddrTable, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -25002,7 +25032,8 @@ static ze_result_t ze_traced_zeGetCommandListProcAddrTable(ze_zeGetCommandListPr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetCommandListProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetCommandListProcAddrTable, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -25065,7 +25096,8 @@ static ze_result_t ze_traced_zeGetImageProcAddrTable(ze_zeGetImageProcAddrTable_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetImageProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetImageProcAddrTable, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -25127,7 +25159,8 @@ static ze_result_t ze_traced_zeGetImageExpProcAddrTable(ze_zeGetImageExpProcAddr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetImageExpProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetImageExpProcAddrTable, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -25189,7 +25222,8 @@ static ze_result_t ze_traced_zeGetFenceProcAddrTable(ze_zeGetFenceProcAddrTable_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFenceProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetFenceProcAddrTable, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -25251,7 +25285,8 @@ static ze_result_t ze_traced_zeGetEventPoolProcAddrTable(ze_zeGetEventPoolProcAd
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventPoolProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetEventPoolProcAddrTable, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -25314,7 +25349,8 @@ static ze_result_t ze_traced_zeGetEventProcAddrTable(ze_zeGetEventProcAddrTable_
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetEventProcAddrTable, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -25376,7 +25412,8 @@ static ze_result_t ze_traced_zeGetEventExpProcAddrTable(ze_zeGetEventExpProcAddr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventExpProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetEventExpProcAddrTable, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -25438,7 +25475,8 @@ static ze_result_t ze_traced_zeGetModuleProcAddrTable(ze_zeGetModuleProcAddrTabl
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetModuleProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetModuleProcAddrTable, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -25500,7 +25538,8 @@ static ze_result_t ze_traced_zeGetModuleBuildLogProcAddrTable(ze_zeGetModuleBuil
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetModuleBuildLogProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetModuleBuildLogProcAddrTable, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -25563,7 +25602,8 @@ static ze_result_t ze_traced_zeGetKernelProcAddrTable(ze_zeGetKernelProcAddrTabl
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetKernelProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetKernelProcAddrTable, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -25625,7 +25665,8 @@ static ze_result_t ze_traced_zeGetKernelExpProcAddrTable(ze_zeGetKernelExpProcAd
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetKernelExpProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetKernelExpProcAddrTable, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -25688,7 +25729,8 @@ static ze_result_t ze_traced_zeGetSamplerProcAddrTable(ze_zeGetSamplerProcAddrTa
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetSamplerProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetSamplerProcAddrTable, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -25750,7 +25792,8 @@ static ze_result_t ze_traced_zeGetPhysicalMemProcAddrTable(ze_zeGetPhysicalMemPr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetPhysicalMemProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetPhysicalMemProcAddrTable, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -25813,7 +25856,8 @@ static ze_result_t ze_traced_zeGetMemProcAddrTable(ze_zeGetMemProcAddrTable_fn *
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetMemProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetMemProcAddrTable, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -25875,7 +25919,8 @@ static ze_result_t ze_traced_zeGetVirtualMemProcAddrTable(ze_zeGetVirtualMemProc
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetVirtualMemProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetVirtualMemProcAddrTable, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -25938,7 +25983,8 @@ static ze_result_t ze_traced_zeGetFabricVertexExpProcAddrTable(ze_zeGetFabricVer
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFabricVertexExpProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetFabricVertexExpProcAddrTable, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -26001,7 +26047,8 @@ static ze_result_t ze_traced_zeGetFabricEdgeExpProcAddrTable(ze_zeGetFabricEdgeE
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFabricEdgeExpProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetFabricEdgeExpProcAddrTable, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -26064,7 +26111,8 @@ static ze_result_t ze_traced_zetGetDeviceProcAddrTable(ze_zetGetDeviceProcAddrTa
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetDeviceProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zetGetDeviceProcAddrTable, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -26126,7 +26174,8 @@ static ze_result_t ze_traced_zetGetContextProcAddrTable(ze_zetGetContextProcAddr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetContextProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zetGetContextProcAddrTable, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -26188,7 +26237,8 @@ static ze_result_t ze_traced_zetGetCommandListProcAddrTable(ze_zetGetCommandList
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetCommandListProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zetGetCommandListProcAddrTable, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -26251,7 +26301,8 @@ static ze_result_t ze_traced_zetGetModuleProcAddrTable(ze_zetGetModuleProcAddrTa
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetModuleProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zetGetModuleProcAddrTable, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -26313,7 +26364,8 @@ static ze_result_t ze_traced_zetGetKernelProcAddrTable(ze_zetGetKernelProcAddrTa
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetKernelProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zetGetKernelProcAddrTable, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -26375,7 +26427,8 @@ static ze_result_t ze_traced_zetGetMetricGroupProcAddrTable(ze_zetGetMetricGroup
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricGroupProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zetGetMetricGroupProcAddrTable, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -26438,7 +26491,8 @@ static ze_result_t ze_traced_zetGetMetricGroupExpProcAddrTable(ze_zetGetMetricGr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricGroupExpProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zetGetMetricGroupExpProcAddrTable, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -26501,7 +26555,8 @@ static ze_result_t ze_traced_zetGetMetricProcAddrTable(ze_zetGetMetricProcAddrTa
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zetGetMetricProcAddrTable, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -26563,7 +26618,8 @@ static ze_result_t ze_traced_zetGetMetricStreamerProcAddrTable(ze_zetGetMetricSt
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricStreamerProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zetGetMetricStreamerProcAddrTable, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -26626,7 +26682,8 @@ static ze_result_t ze_traced_zetGetMetricQueryPoolProcAddrTable(ze_zetGetMetricQ
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricQueryPoolProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zetGetMetricQueryPoolProcAddrTable, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -26689,7 +26746,8 @@ static ze_result_t ze_traced_zetGetMetricQueryProcAddrTable(ze_zetGetMetricQuery
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricQueryProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zetGetMetricQueryProcAddrTable, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -26752,7 +26810,8 @@ static ze_result_t ze_traced_zetGetTracerExpProcAddrTable(ze_zetGetTracerExpProc
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetTracerExpProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zetGetTracerExpProcAddrTable, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -26815,7 +26874,8 @@ static ze_result_t ze_traced_zetGetDebugProcAddrTable(ze_zetGetDebugProcAddrTabl
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetDebugProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zetGetDebugProcAddrTable, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -26877,7 +26937,8 @@ static ze_result_t ze_traced_zesGetDriverProcAddrTable(ze_zesGetDriverProcAddrTa
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDriverProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zesGetDriverProcAddrTable, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -26939,7 +27000,8 @@ static ze_result_t ze_traced_zesGetDeviceProcAddrTable(ze_zesGetDeviceProcAddrTa
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDeviceProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zesGetDeviceProcAddrTable, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -27001,7 +27063,8 @@ static ze_result_t ze_traced_zesGetSchedulerProcAddrTable(ze_zesGetSchedulerProc
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetSchedulerProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zesGetSchedulerProcAddrTable, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -27064,7 +27127,8 @@ static ze_result_t ze_traced_zesGetPerformanceFactorProcAddrTable(ze_zesGetPerfo
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPerformanceFactorProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zesGetPerformanceFactorProcAddrTable, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -27127,7 +27191,8 @@ static ze_result_t ze_traced_zesGetPowerProcAddrTable(ze_zesGetPowerProcAddrTabl
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPowerProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zesGetPowerProcAddrTable, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -27189,7 +27254,8 @@ static ze_result_t ze_traced_zesGetFrequencyProcAddrTable(ze_zesGetFrequencyProc
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFrequencyProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zesGetFrequencyProcAddrTable, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -27252,7 +27318,8 @@ static ze_result_t ze_traced_zesGetEngineProcAddrTable(ze_zesGetEngineProcAddrTa
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetEngineProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zesGetEngineProcAddrTable, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -27314,7 +27381,8 @@ static ze_result_t ze_traced_zesGetStandbyProcAddrTable(ze_zesGetStandbyProcAddr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetStandbyProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zesGetStandbyProcAddrTable, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -27376,7 +27444,8 @@ static ze_result_t ze_traced_zesGetFirmwareProcAddrTable(ze_zesGetFirmwareProcAd
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFirmwareProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zesGetFirmwareProcAddrTable, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -27438,7 +27507,8 @@ static ze_result_t ze_traced_zesGetMemoryProcAddrTable(ze_zesGetMemoryProcAddrTa
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetMemoryProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zesGetMemoryProcAddrTable, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -27500,7 +27570,8 @@ static ze_result_t ze_traced_zesGetFabricPortProcAddrTable(ze_zesGetFabricPortPr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFabricPortProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zesGetFabricPortProcAddrTable, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -27563,7 +27634,8 @@ static ze_result_t ze_traced_zesGetTemperatureProcAddrTable(ze_zesGetTemperature
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetTemperatureProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zesGetTemperatureProcAddrTable, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -27626,7 +27698,8 @@ static ze_result_t ze_traced_zesGetPsuProcAddrTable(ze_zesGetPsuProcAddrTable_fn
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPsuProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zesGetPsuProcAddrTable, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -27688,7 +27761,8 @@ static ze_result_t ze_traced_zesGetFanProcAddrTable(ze_zesGetFanProcAddrTable_fn
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFanProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zesGetFanProcAddrTable, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -27750,7 +27824,8 @@ static ze_result_t ze_traced_zesGetLedProcAddrTable(ze_zesGetLedProcAddrTable_fn
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetLedProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zesGetLedProcAddrTable, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -27812,7 +27887,8 @@ static ze_result_t ze_traced_zesGetRasProcAddrTable(ze_zesGetRasProcAddrTable_fn
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetRasProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zesGetRasProcAddrTable, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -27874,7 +27950,8 @@ static ze_result_t ze_traced_zesGetDiagnosticsProcAddrTable(ze_zesGetDiagnostics
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDiagnosticsProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zesGetDiagnosticsProcAddrTable, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -27914,19 +27991,18 @@ static ze_result_t ze_traced_zelLoaderGetVersions(ze_zelLoaderGetVersions_fn *tr
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderGetVersions) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderGetVersions__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 342);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(num_elems, versions);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(342, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(342, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -27954,7 +28030,8 @@ static ze_result_t ze_traced_zelLoaderGetVersions(ze_zelLoaderGetVersions_fn *tr
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderGetVersions))
     lttng_ust_tracepoint(lttng_ust_ze, zelLoaderGetVersions, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -27994,19 +28071,18 @@ static ze_result_t ze_traced_zelLoaderTranslateHandle(ze_zelLoaderTranslateHandl
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderTranslateHandle) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderTranslateHandle__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 343);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(handleType, handleIn, handleOut);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(343, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(343, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -28037,7 +28113,8 @@ static ze_result_t ze_traced_zelLoaderTranslateHandle(ze_zelLoaderTranslateHandl
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderTranslateHandle))
     lttng_ust_tracepoint(lttng_ust_ze, zelLoaderTranslateHandle, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -28077,19 +28154,18 @@ static ze_result_t ze_traced_zelTracerCreate(ze_zelTracerCreate_fn *tracer_real,
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerCreate) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerCreate__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 344);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(desc, phTracer);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(344, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(344, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -28117,7 +28193,8 @@ static ze_result_t ze_traced_zelTracerCreate(ze_zelTracerCreate_fn *tracer_real,
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerCreate))
     lttng_ust_tracepoint(lttng_ust_ze, zelTracerCreate, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -28155,19 +28232,18 @@ static ze_result_t ze_traced_zelTracerDestroy(ze_zelTracerDestroy_fn *tracer_rea
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerDestroy) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerDestroy__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 345);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hTracer);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(345, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(345, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -28192,7 +28268,8 @@ static ze_result_t ze_traced_zelTracerDestroy(ze_zelTracerDestroy_fn *tracer_rea
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerDestroy))
     lttng_ust_tracepoint(lttng_ust_ze, zelTracerDestroy, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -28231,19 +28308,18 @@ static ze_result_t ze_traced_zelTracerSetPrologues(ze_zelTracerSetPrologues_fn *
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetPrologues) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetPrologues__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 346);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hTracer, pCoreCbs);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(346, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(346, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -28270,7 +28346,8 @@ static ze_result_t ze_traced_zelTracerSetPrologues(ze_zelTracerSetPrologues_fn *
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetPrologues))
     lttng_ust_tracepoint(lttng_ust_ze, zelTracerSetPrologues, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -28310,19 +28387,18 @@ static ze_result_t ze_traced_zelTracerSetEpilogues(ze_zelTracerSetEpilogues_fn *
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEpilogues) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEpilogues__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 347);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hTracer, pCoreCbs);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(347, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(347, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -28349,7 +28425,8 @@ static ze_result_t ze_traced_zelTracerSetEpilogues(ze_zelTracerSetEpilogues_fn *
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEpilogues))
     lttng_ust_tracepoint(lttng_ust_ze, zelTracerSetEpilogues, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }
@@ -28388,19 +28465,18 @@ static ze_result_t ze_traced_zelTracerSetEnabled(ze_zelTracerSetEnabled_fn *trac
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEnabled) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEnabled__full)) {
-    /* Minimal mode alone: no arguments to keep. */
+    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
+     * batch (runtime/tracer_call_batch.h). */
     ze_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
     unsigned tracer_depth = tracer_inflight_push("ze", 348);
     ze_result_t tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(hTracer, enable);
-    tracer_record[1] = tracer_now();
+    uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(348, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(348, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -28427,7 +28503,8 @@ static ze_result_t ze_traced_zelTracerSetEnabled(ze_zelTracerSetEnabled_fn *trac
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEnabled))
     lttng_ust_tracepoint(lttng_ust_ze, zelTracerSetEnabled, tracer_record);
   else
-    lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
+    tracer_batch_call(ze_batch, ze_write_calls, tracer_record[0],
+                      tracer_record[1], tracer_record[3]);
   ze_depth--;
   return tracer_args.tracer_result;
 }

@@ -17,15 +17,17 @@
 #include "ze_args.h"
 #include "tracer_runtime.h"
 
-/* One event per call, written when it returns; its `record` array is described in
- * runtime/tracer_runtime.h and docs/trace-format.md. The tracer enables one of the three
- * kinds per session; the interposer writes the richest one enabled.
+/* Default and full modes: one event per call, written when it returns; its `record`
+ * array is described in runtime/tracer_runtime.h and docs/trace-format.md. The tracer
+ * enables one of the three kinds per session; the interposer writes the richest one
+ * enabled.
  *
- * Minimal mode: the record's first four slots (times, ids, function, depth, status). */
+ * Minimal mode: a thread's calls in batches (runtime/tracer_call_batch.h): its ids,
+ * then each call's start, end and function << 48 | depth << 32 | status. */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, call,
-  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_calls, unsigned, tracer_slot_count),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_array_hex(uint64_t, record, tracer_record, TRACER_RECORD_HEAD)
+    lttng_ust_field_sequence_hex(uint64_t, calls, tracer_calls, unsigned, tracer_slot_count)
   )
 )
 

@@ -1,8 +1,8 @@
 #!/bin/sh
 # Tracing follows a fork, a fork + exec, and a posix_spawn: the JSON tally of the forker
 # app counts the calls of both processes, and says 2 Processes.
-# Usage: forker_test.sh TRACER FORKER fork
-#        forker_test.sh TRACER FORKER exec|spawn VADD
+# Usage: forker_test.sh [-m MODE] TRACER FORKER fork
+#        forker_test.sh [-m MODE] TRACER FORKER exec|spawn VADD
 #
 # The parent's manifest and the child's ($APP_MANIFEST.child; in exec and spawn modes the
 # vadd app writes it) are added up; the tally must equal the sum in every count the tally test
@@ -12,7 +12,13 @@
 set -eu
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
-usage="usage: $0 TRACER FORKER fork | TRACER FORKER exec|spawn VADD"
+usage="usage: $0 [-m MODE] TRACER FORKER fork | [-m MODE] TRACER FORKER exec|spawn VADD"
+mode_options=""
+if [ "${1:-}" = -m ]; then
+  [ $# -ge 2 ] || { echo "$usage" >&2; exit 2; }
+  mode_options="-m $2" # minimal mode: the parent's batched calls are not the child's
+  shift 2
+fi
 [ $# -ge 3 ] || { echo "$usage" >&2; exit 2; }
 tracer=$(abspath "$1")
 forker=$(abspath "$2")
@@ -35,7 +41,8 @@ expect_rc 0 plain
 merge_manifests "$tmp/plain.all.json" "$tmp/plain.json" "$tmp/plain.json.child"
 need_tracer "$tracer"
 
-run_traced traced -j -o "$tmp/tally.json" -- "$forker" "$@"
+# shellcheck disable=SC2086 # mode_options is empty or two words
+run_traced traced $mode_options -j -o "$tmp/tally.json" -- "$forker" "$@"
 expect_rc 0 traced
 [ -f "$tmp/traced.json.child" ] || fail "the child wrote no manifest (traced run)"
 merge_manifests "$tmp/traced.all.json" "$tmp/traced.json" "$tmp/traced.json.child"
@@ -53,4 +60,4 @@ if ! grep -qxF "$header" "$tmp/replay.txt"; then
   sed 's/^/    /' "$tmp/replay.txt" >&2
   exit 1
 fi
-echo "PASS: $e2e_name: forker $mode: parent $(jq -c '[.calls[]] | add' "$tmp/traced.json") calls, child $(jq -c '[.calls[]] | add' "$tmp/traced.json.child") calls, 2 processes"
+echo "PASS: $e2e_name: ${mode_options:+$mode_options }forker $mode: parent $(jq -c '[.calls[]] | add' "$tmp/traced.json") calls, child $(jq -c '[.calls[]] | add' "$tmp/traced.json.child") calls, 2 processes"

@@ -35,6 +35,13 @@ static void rank_result(struct job_result *r, long rank, uint64_t ns) {
   b->events = 2;
   r->tally.events = 5;
   r->tally.counted_calls = 3;
+  r->tally.batched_calls = 64; /* minimal mode: two batches */
+  r->tally.batch_events = 2;
+  if (rank == 2) { /* one rank made the calibration: the merge keeps its figures */
+    r->tally.has_calibration = true;
+    r->tally.calibration_event_ps = 150000, r->tally.calibration_byte_ps = 900;
+    r->tally.calibration_call_ps = 25000;
+  }
   id_set_add(&b->hosts, (uint64_t)job_result_host(r, rank < 2 ? "alpha" : "beta"));
   r->function_ns[0][0] = (struct job_spread){ns, ns, ns, 1, rank, rank};
   r->host_share[0] = (struct job_spread){500000, 500000, 500000, 1, rank, rank};
@@ -110,6 +117,22 @@ int main(void) {
   again.want_actors = true;
   EXPECT(result_file_read(a, &again, error, sizeof error) == 0);
   EXPECT(again.tally.actors.count == 8 && again.tally.actors.row_count == 8);
+  EXPECT(again.tally.batched_calls == 256 && again.tally.batch_events == 8);
+  EXPECT(again.tally.has_calibration && again.tally.calibration_call_ps == 25000 &&
+         again.tally.calibration_event_ps == 150000 && again.tally.calibration_byte_ps == 900);
+  /* A calibration line of before batching (three numbers) still reads, with no call cost. */
+  char old_calibration[] = "/tmp/result_file_test_old_XXXXXX";
+  int fd = mkstemp(old_calibration);
+  EXPECT(fd >= 0);
+  const char *old = "tracer-result 2\ncalibration 150000 900 1\nend\n";
+  EXPECT(write(fd, old, strlen(old)) == (ssize_t)strlen(old) && close(fd) == 0);
+  struct job_result older;
+  job_result_init(&older);
+  EXPECT(result_file_read(old_calibration, &older, error, sizeof error) == 0 &&
+         older.tally.has_calibration && older.tally.calibration_byte_ps == 900 &&
+         older.tally.calibration_call_ps == 0);
+  job_result_free(&older);
+  unlink(old_calibration);
   EXPECT(strstr(ta, "\na 3 103 203 beta\n") && strstr(ta, "\nad 7 0 1 0 2003 2003 2003 64 kernel"));
   /* Without the views that need them, the actors' lines are skipped. */
   struct job_result plain;
