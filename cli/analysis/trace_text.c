@@ -473,13 +473,60 @@ static int add_batch(struct line_order *order, const struct event_map *map,
   return 0;
 }
 
+/* Minimal mode's batches come out of the trace after their calls, so the read position
+ * alone would let lines of other threads pass them. A first pass notes each batch's
+ * earliest call; while reading, lines are printed only up to the earliest call of the
+ * batches still to come (`until[k]`: the least start of batches k and later, in the
+ * order the merge reads them). NULL, with *count 0, when the trace has no batch. */
+static uint64_t *batch_horizons(const struct ctf_trace *trace, const struct event_map *map,
+                                size_t *count) {
+  *count = 0;
+  bool batched = false;
+  for (size_t i = 0; i < map->count && !batched; i++)
+    batched = map->infos[i].batch;
+  struct ctf_merge *merge;
+  struct ctf_error err;
+  if (!batched ||
+      ctf_merge_open(trace, NULL, ctf_trace_stream_count(trace), &merge, &err) != CTF_OK)
+    return NULL;
+  uint64_t *until = NULL;
+  size_t cap = 0;
+  const struct ctf_event *ev;
+  enum ctf_status st;
+  struct event_call *calls = malloc(EVENT_BATCH_MAX * sizeof *calls);
+  while (calls && (st = ctf_merge_next(merge, &ev, &err)) != CTF_END) {
+    const struct event_info *info = &map->infos[ev->event_class->index];
+    if (st != CTF_OK || !(info->role == EVENT_CALL && info->batch))
+      continue;
+    if (*count == cap) {
+      uint64_t *grown = realloc(until, (cap = cap ? 2 * cap : 1024) * sizeof *until);
+      if (!grown)
+        break;
+      until = grown;
+    }
+    uint64_t earliest = ev->timestamp;
+    size_t n = event_map_batch(info, ev, calls, EVENT_BATCH_MAX);
+    for (size_t i = 0; i < n; i++)
+      earliest = calls[i].start < earliest ? calls[i].start : earliest;
+    until[(*count)++] = earliest;
+  }
+  free(calls);
+  ctf_merge_close(merge);
+  for (size_t k = *count; k-- > 1;)
+    until[k - 1] = until[k] < until[k - 1] ? until[k] : until[k - 1];
+  return until;
+}
+
 int trace_text_print(const struct ctf_trace *trace, const struct event_map *map, FILE *out,
                      char **error) {
+  size_t batch_count, batches_read = 0;
+  uint64_t *until = batch_horizons(trace, map, &batch_count);
   struct ctf_merge *merge;
   struct ctf_error err;
   *error = NULL;
   if (ctf_merge_open(trace, NULL, ctf_trace_stream_count(trace), &merge, &err) != CTF_OK) {
     *error = strdup(err.message);
+    free(until);
     return -1;
   }
   struct ctf_value *values = calloc(MAX_FIELDS, sizeof *values);
@@ -503,6 +550,7 @@ int trace_text_print(const struct ctf_trace *trace, const struct event_map *map,
     if (info->role == EVENT_CALL && info->batch) {
       if (add_batch(order, map, ev))
         break;
+      batches_read++;
     } else if (info->role == EVENT_CALL &&
                format_call(map, ev, values, &call, &entry, &exit) == 0) {
       line_order_add_call(order, thread_key(ev, &call), call.depth, call.start, entry,
@@ -516,9 +564,13 @@ int trace_text_print(const struct ctf_trace *trace, const struct event_map *map,
       fclose(line);
       line_order_add(order, ev->timestamp, entry);
     }
-    line_order_flush(order, ev->timestamp);
+    uint64_t now = ev->timestamp;
+    if (batches_read < batch_count && until[batches_read] < now)
+      now = until[batches_read]; /* a batch still to come holds calls from then on */
+    line_order_flush(order, now);
   }
   line_order_finish(order);
+  free(until);
   free(values);
   ctf_merge_close(merge);
   return rc;
