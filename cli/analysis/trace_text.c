@@ -12,6 +12,58 @@
 
 enum { MAX_ELEMENTS_SHOWN = 32, MAX_FIELDS = 256 };
 
+/* Numbers written by hand: -t writes millions of lines, and fprintf's format parsing
+ * was most of its time. */
+static void put_u64(FILE *out, uint64_t v) {
+  char digits[24], *p = digits + sizeof digits;
+  *--p = 0;
+  do
+    *--p = (char)('0' + v % 10);
+  while ((v /= 10) > 0);
+  fputs(p, out);
+}
+
+static void put_i64(FILE *out, int64_t v) {
+  if (v < 0) {
+    fputc('-', out);
+    put_u64(out, -(uint64_t)v);
+  } else {
+    put_u64(out, (uint64_t)v);
+  }
+}
+
+static void put_hex(FILE *out, uint64_t v) {
+  char digits[24], *p = digits + sizeof digits;
+  *--p = 0;
+  do
+    *--p = "0123456789abcdef"[v & 15];
+  while ((v >>= 4) > 0);
+  *--p = 'x';
+  *--p = '0';
+  fputs(p, out);
+}
+
+/* The hostname of the event's trace, kept for the trace it was last asked for (a search
+ * through the environment each line was a twentieth of -t's time). */
+static const struct ctf_subtrace *host_subtrace; /* reset for each trace printed */
+static const char *host_name;
+
+static const char *host_of(const struct ctf_event *ev) {
+  if (ev->stream->subtrace != host_subtrace) {
+    host_subtrace = ev->stream->subtrace;
+    host_name = ctf_subtrace_env_string(host_subtrace, "hostname");
+  }
+  return host_name;
+}
+
+/* ", name: " (or " name: " for the first field of a line). */
+static void put_field_name(FILE *out, const char *name, size_t len, bool *first) {
+  fputs(*first ? " " : ", ", out);
+  fwrite(name, 1, len, out);
+  fputs(": ", out);
+  *first = false;
+}
+
 static void print_int(FILE *out, const struct ctf_value *v, const struct tracer_names *names) {
   int64_t as_signed = v->kind == CTF_VALUE_SIGNED ? v->u.s : (int64_t)v->u.u;
   const char *name = backends_value_name(names, as_signed);
@@ -31,11 +83,11 @@ static void print_int(FILE *out, const struct ctf_value *v, const struct tracer_
                                  ? v->type->u.enumeration.container
                                  : v->type;
   if (t && t->kind == CTF_TYPE_INTEGER && t->u.integer.base == 16)
-    fprintf(out, "0x%" PRIx64, v->u.u);
+    put_hex(out, v->u.u);
   else if (v->kind == CTF_VALUE_SIGNED)
-    fprintf(out, "%" PRId64, v->u.s);
+    put_i64(out, v->u.s);
   else
-    fprintf(out, "%" PRIu64, v->u.u);
+    put_u64(out, v->u.u);
 }
 
 static void print_string(FILE *out, const char *s, size_t len) {
@@ -224,12 +276,54 @@ static bool print_function(FILE *out, const struct event_info *info, const struc
 
 /* A value of the trace clock as local time of day, to the nanosecond. */
 static void print_time_of_day(FILE *out, const struct ctf_clock_class *clock, uint64_t value) {
+  /* The second's local time, kept: localtime_r for every line was a tenth of -t's time. */
+  static time_t last_secs = -1;
+  static struct tm tm;
   int64_t ns = clock ? ctf_clock_to_ns(clock, value) : (int64_t)value;
   time_t secs = (time_t)(ns / 1000000000);
-  struct tm tm;
-  localtime_r(&secs, &tm);
-  fprintf(out, "%02d:%02d:%02d.%09lld", tm.tm_hour, tm.tm_min, tm.tm_sec,
-          (long long)(ns % 1000000000));
+  if (secs != last_secs) {
+    localtime_r(&secs, &tm);
+    last_secs = secs;
+  }
+  char text[] = "HH:MM:SS.nnnnnnnnn";
+  int fields[3] = {tm.tm_hour, tm.tm_min, tm.tm_sec};
+  for (int i = 0; i < 3; i++) {
+    text[3 * i] = (char)('0' + fields[i] / 10 % 10);
+    text[3 * i + 1] = (char)('0' + fields[i] % 10);
+  }
+  int64_t fraction = ns % 1000000000;
+  if (fraction < 0) /* before the epoch: not a time a trace has */
+    fraction = 0;
+  for (int i = 17; i >= 9; i--, fraction /= 10)
+    text[i] = (char)('0' + fraction % 10);
+  fputs(text, out);
+}
+
+/* Every line is printed into one memory stream, reused, then copied out: opening a
+ * stream per line cost a zeroed 8 KiB buffer each. One reader at a time (-t is read on
+ * one thread). */
+static FILE *line_stream;
+static char *line_buffer;
+static size_t line_size;
+
+static FILE *line_begin(void) {
+  if (!line_stream && !(line_stream = open_memstream(&line_buffer, &line_size)))
+    return NULL;
+  rewind(line_stream);
+  return line_stream;
+}
+
+/* The line printed since line_begin(), as a string of its own; NULL when out of memory. */
+static char *line_take(void) {
+  return fflush(line_stream) == 0 ? strndup(line_buffer, line_size) : NULL;
+}
+
+static void line_stream_close(void) {
+  if (line_stream)
+    fclose(line_stream);
+  free(line_buffer);
+  line_stream = NULL;
+  line_buffer = NULL;
 }
 
 /* The runtime's device_command start/end and unfinished start are trace clock values. */
@@ -245,7 +339,7 @@ static void print_event(FILE *out, const struct event_map *map, const struct ctf
   const struct event_info *info = &map->infos[c->index];
   const struct ctf_clock_class *clock = c->stream_class->clock;
   print_time_of_day(out, clock, ev->timestamp);
-  const char *host = ctf_subtrace_env_string(ev->stream->subtrace, "hostname");
+  const char *host = host_of(ev);
   int64_t pid = 0, tid = 0;
   if (event_map_ids(map, info, ev, &pid, &tid))
     fprintf(out, " - %s - pid: %lld, tid: %lld - %s: {", host ? host : "?", (long long)pid,
@@ -262,8 +356,7 @@ static void print_event(FILE *out, const struct event_map *map, const struct ctf
       if (is_length_of_next(c, i) || (int)i == info->pid || (int)i == info->tid ||
           (int)i == info->record)
         continue;
-      fprintf(out, "%s %s: ", first ? "" : ",", name);
-      first = false;
+      put_field_name(out, name, strlen(name), &first);
       const struct tracer_field_format *format = format_of(info, name);
       const struct ctf_value *v = &values[i];
       if (is_clock_field(info, i) && (v->kind == CTF_VALUE_UNSIGNED || v->kind == CTF_VALUE_SIGNED))
@@ -293,7 +386,7 @@ static void print_slot(FILE *out, const struct tracer_slot *slot, uint64_t raw,
     print_int(out, &v, format ? format->names : NULL);
     break;
   case TRACER_SLOT_UNSIGNED: print_int(out, &v, format ? format->names : NULL); break;
-  case TRACER_SLOT_ADDRESS: fprintf(out, "0x%" PRIx64, raw); break;
+  case TRACER_SLOT_ADDRESS: put_hex(out, raw); break;
   case TRACER_SLOT_FLOAT: {
     float f;
     uint32_t bits = (uint32_t)raw;
@@ -328,8 +421,7 @@ static void print_field(FILE *out, const struct tracer_function_desc *f, struct 
                         size_t i, bool *first) {
   const char *name = cf->c->fields[i].name;
   size_t len = shown_length(name);
-  fprintf(out, "%s %.*s: ", *first ? "" : ",", (int)len, name);
-  *first = false;
+  put_field_name(out, name, len, first);
   char shown_name[256];
   snprintf(shown_name, sizeof shown_name, "%.*s", (int)len, name);
   print_value(out, shown_name, &cf->values[i], backends_field_format(f, name, len));
@@ -356,18 +448,25 @@ static void print_call_line(FILE *out, const struct event_map *map, const struct
                             struct call_fields *cf, bool exit) {
   const struct event_info *info = &map->infos[cf->c->index];
   const struct tracer_function_desc *f = &info->desc->functions[call->function];
-  const char *host = ctf_subtrace_env_string(ev->stream->subtrace, "hostname");
+  const char *host = host_of(ev);
   print_time_of_day(out, cf->c->stream_class->clock, exit ? call->end : call->start);
-  fprintf(out, " - %s - pid: %lld, tid: %lld - %s:%s_%s: {", host ? host : "?",
-          (long long)call->pid, (long long)call->tid, info->desc->provider, f->name,
-          exit ? "exit" : "entry");
+  fputs(" - ", out);
+  fputs(host ? host : "?", out);
+  fputs(" - pid: ", out);
+  put_i64(out, call->pid);
+  fputs(", tid: ", out);
+  put_i64(out, call->tid);
+  fputs(" - ", out);
+  fputs(info->desc->provider, out);
+  fputc(':', out);
+  fputs(f->name, out);
+  fputs(exit ? "_exit: {" : "_entry: {", out);
   bool first = true;
   for (uint32_t k = 0; k < f->slot_count; k++) {
     const struct tracer_slot *slot = &f->slots[k];
     if (!slot->name || (bool)slot->at_exit != exit || slot->index >= n)
       continue;
-    fprintf(out, "%s %s: ", first ? "" : ",", slot->name);
-    first = false;
+    put_field_name(out, slot->name, strlen(slot->name), &first);
     if (slot->present_if >= 0 && (size_t)slot->present_if < n && slots[slot->present_if] == 0)
       fputs("NULL", out);
     else
@@ -424,19 +523,17 @@ static int format_call(const struct event_map *map, const struct ctf_event *ev,
 static int format_lines(const struct event_map *map, const struct ctf_event *ev,
                         const struct event_call *call, const uint64_t *slots, size_t n,
                         struct call_fields *cf, char **entry, char **exit) {
-  size_t len;
-  FILE *e = open_memstream(entry, &len);
-  if (!e)
+  FILE *line = line_begin();
+  if (!line)
     return -1;
-  print_call_line(e, map, ev, call, slots, n, cf, false);
-  fclose(e);
-  FILE *x = open_memstream(exit, &len);
-  if (!x) {
+  print_call_line(line, map, ev, call, slots, n, cf, false);
+  if (!(*entry = line_take()))
+    return -1;
+  print_call_line(line_begin(), map, ev, call, slots, n, cf, true);
+  if (!(*exit = line_take())) {
     free(*entry);
     return -1;
   }
-  print_call_line(x, map, ev, call, slots, n, cf, true);
-  fclose(x);
   return 0;
 }
 
@@ -519,6 +616,7 @@ static uint64_t *batch_horizons(const struct ctf_trace *trace, const struct even
 
 int trace_text_print(const struct ctf_trace *trace, const struct event_map *map, FILE *out,
                      char **error) {
+  host_subtrace = NULL;
   size_t batch_count, batches_read = 0;
   uint64_t *until = batch_horizons(trace, map, &batch_count);
   struct ctf_merge *merge;
@@ -556,12 +654,12 @@ int trace_text_print(const struct ctf_trace *trace, const struct event_map *map,
       line_order_add_call(order, thread_key(ev, &call), call.depth, call.start, entry,
                           ev->timestamp, exit);
     } else {
-      size_t len;
-      FILE *line = open_memstream(&entry, &len);
+      FILE *line = line_begin();
       if (!line)
         break;
       print_event(line, map, ev, values);
-      fclose(line);
+      if (!(entry = line_take()))
+        break;
       line_order_add(order, ev->timestamp, entry);
     }
     uint64_t now = ev->timestamp;
@@ -570,6 +668,7 @@ int trace_text_print(const struct ctf_trace *trace, const struct event_map *map,
     line_order_flush(order, now);
   }
   line_order_finish(order);
+  line_stream_close();
   free(until);
   free(values);
   ctf_merge_close(merge);
