@@ -173,7 +173,8 @@ if [ -x "$TIMING_APP" ]; then
 
   # ---- cost per launch: untraced, and traced with each timing path, interleaved
   step launch_cost 240 python3 bench/gpu/launch_cost.py --app "$TIMING_APP" --launches 20000 \
-    --rounds 3 --keep "$W" ${CUPTI_DIR:+--cupti-dir "$CUPTI_DIR"}
+    --rounds 3 --keep "$W" ${CUPTI_DIR:+--cupti-dir "$CUPTI_DIR"} \
+    --modes untraced,none,events,cupti,none-minimal,cupti-minimal
   result "cost per launch (cuda_timing_app launches 20000)" sed -n '/^== summary/,$p'
 else
   skip accuracy_and_launches "no $TIMING_APP (its build failed)"
