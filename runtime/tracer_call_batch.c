@@ -5,10 +5,7 @@
 
 #include "tracer_runtime.h"
 
-static struct {
-  const char *backend;
-  tracer_batch_writer *write;
-} batch_backends[TRACER_BATCH_BACKENDS];
+static tracer_batch_writer *batch_writers[TRACER_BATCH_BACKENDS];
 static int batch_backend_count;
 
 int tracer_batch_register(const char *backend, tracer_batch_writer *write) {
@@ -18,8 +15,7 @@ int tracer_batch_register(const char *backend, tracer_batch_writer *write) {
                  backend, TRACER_BATCH_BACKENDS);
     return -1;
   }
-  batch_backends[index].backend = backend;
-  __atomic_store_n(&batch_backends[index].write, write, __ATOMIC_RELEASE);
+  __atomic_store_n(&batch_writers[index], write, __ATOMIC_RELEASE);
   return index;
 }
 
@@ -31,7 +27,7 @@ void tracer_batch_write(struct tracer_thread_calls *t, int index) {
     return;
   struct tracer_call_batch *b = &t->batches[index];
   unsigned n = b->count;
-  tracer_batch_writer *write = __atomic_load_n(&batch_backends[index].write, __ATOMIC_ACQUIRE);
+  tracer_batch_writer *write = __atomic_load_n(&batch_writers[index], __ATOMIC_ACQUIRE);
   if (!n || !write)
     return;
   if (n > TRACER_BATCH_CALLS)

@@ -8,9 +8,8 @@
  * start, end and call word of each call (docs/trace-format.md). A batch is written when
  * it fills, when its thread ends, when the process exits (from the backend's destructor)
  * or dies of a fatal signal (with the calls in flight); a fork child starts with empty
- * batches. What a batch
- * holds is lost only when nothing in the process can run any more: SIGKILL, or an
- * exec, loses up to TRACER_BATCH_CALLS - 1 calls per thread and backend.
+ * batches. What a batch holds is lost only when nothing in the process can run any more:
+ * SIGKILL, or an exec, loses up to TRACER_BATCH_CALLS - 1 calls per thread and backend.
  *
  * Default and full modes still write one event per call: their records carry the
  * arguments, which vary in size.

@@ -203,6 +203,14 @@ size_t event_map_batch(const struct event_info *info, const struct ctf_event *ev
   return count;
 }
 
+void event_map_call_pack(const struct event_call *call, uint64_t head[EVENT_RECORD_HEAD]) {
+  head[0] = call->start;
+  head[1] = call->end;
+  head[2] = (uint64_t)call->pid << 32 | (uint32_t)call->tid;
+  head[3] = (uint64_t)call->function << 48 | (uint64_t)(call->depth & 0xffff) << 32 |
+            (uint32_t)call->status;
+}
+
 bool event_map_call_unpack(const uint64_t *head, size_t n, struct event_call *call) {
   if (n < EVENT_RECORD_HEAD)
     return false;

@@ -66,6 +66,9 @@ bool event_map_call(const struct event_info *info, const struct ctf_event *ev,
 /* A call from the first n slots of its record (event_map_record()); false when n is
  * shorter than the head. */
 bool event_map_call_unpack(const uint64_t *head, size_t n, struct event_call *call);
+/* The record head a call's own event would have: a batched call's, for the readers of
+ * records (its status slot gives a status result). */
+void event_map_call_pack(const struct event_call *call, uint64_t head[EVENT_RECORD_HEAD]);
 
 /* Minimal mode's `call` event holds a batch of one thread's calls (runtime/
  * tracer_call_batch.h): its `calls` sequence is pid << 32 | tid, then per call its start,

@@ -189,11 +189,9 @@ static int on_batch(struct feed *f, const struct event_info *info, const struct 
   struct event_call calls[EVENT_BATCH_MAX];
   size_t count = event_map_batch(info, ev, calls, EVENT_BATCH_MAX);
   for (size_t i = 0; i < count; i++) {
-    const struct event_call *c = &calls[i];
-    /* The head a call's own record would have: its status slot gives the result. */
-    uint64_t head[EVENT_RECORD_HEAD] = {c->start, c->end, (uint64_t)c->pid << 32 | (uint32_t)c->tid,
-                                        (uint32_t)c->status};
-    if (feed_one_call(f, info, ev, host, c, head, EVENT_RECORD_HEAD))
+    uint64_t head[EVENT_RECORD_HEAD];
+    event_map_call_pack(&calls[i], head);
+    if (feed_one_call(f, info, ev, host, &calls[i], head, EVENT_RECORD_HEAD))
       return -1;
   }
   return 0;

@@ -544,9 +544,9 @@ static uint64_t thread_key(const struct ctf_event *ev, const struct event_call *
   return key * 0x9e3779b97f4a7c15u ^ (uint64_t)call->tid;
 }
 
-/* Minimal mode's batch: each call's lines, from a record head rebuilt for it (its
- * status slot shows the result, as a call's own record would). Each exit is ordered at
- * the call's end, since the batch's event came later. */
+/* Minimal mode's batch: each call's lines, from the record head its own event would have
+ * had (event_map_call_pack). Each exit is ordered at the call's end, since the batch's
+ * event came later. */
 static int add_batch(struct line_order *order, const struct event_map *map,
                      const struct ctf_event *ev) {
   const struct event_info *info = &map->infos[ev->event_class->index];
@@ -556,9 +556,8 @@ static int add_batch(struct line_order *order, const struct event_map *map,
     const struct event_call *call = &calls[i];
     if (call->function < 0 || (uint64_t)call->function >= info->desc->function_count)
       continue;
-    uint64_t head[EVENT_RECORD_HEAD] = {call->start, call->end,
-                                        (uint64_t)call->pid << 32 | (uint32_t)call->tid,
-                                        (uint32_t)call->status};
+    uint64_t head[EVENT_RECORD_HEAD];
+    event_map_call_pack(call, head);
     bool shown[1] = {0};
     struct call_fields cf = {ev->event_class, NULL, ev->event_class->field_count, shown};
     char *entry = NULL, *exit = NULL;

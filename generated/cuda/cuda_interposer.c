@@ -954,10 +954,11 @@ static CUresult cuda_traced_cuGetErrorString(cuda_cuGetErrorString_fn *tracer_re
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(error, pStr);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetErrorString) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetErrorString__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetErrorString) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetErrorString__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 0);
     CUresult tracer_result;
@@ -1032,10 +1033,11 @@ static CUresult cuda_traced_cuGetErrorName(cuda_cuGetErrorName_fn *tracer_real,
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(error, pStr);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetErrorName) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetErrorName__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetErrorName) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetErrorName__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 1);
     CUresult tracer_result;
@@ -1167,10 +1169,11 @@ static CUresult cuda_traced_cuDriverGetVersion(cuda_cuDriverGetVersion_fn *trace
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(driverVersion);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDriverGetVersion) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDriverGetVersion__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDriverGetVersion) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDriverGetVersion__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 3);
     CUresult tracer_result;
@@ -1242,10 +1245,11 @@ static CUresult cuda_traced_cuDeviceGet(cuda_cuDeviceGet_fn *tracer_real, const 
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device, ordinal);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGet) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGet__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGet) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGet__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 4);
     CUresult tracer_result;
@@ -1319,10 +1323,11 @@ static CUresult cuda_traced_cuDeviceGetCount(cuda_cuDeviceGetCount_fn *tracer_re
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetCount) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetCount__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetCount) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetCount__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 5);
     CUresult tracer_result;
@@ -1395,10 +1400,11 @@ static CUresult cuda_traced_cuDeviceGetName(cuda_cuDeviceGetName_fn *tracer_real
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(name, len, dev);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetName) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetName__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetName) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetName__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 6);
     CUresult tracer_result;
@@ -1475,10 +1481,11 @@ static CUresult cuda_traced_cuDeviceGetUuid_v2(cuda_cuDeviceGetUuid_v2_fn *trace
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(uuid, dev);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetUuid_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetUuid_v2__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetUuid_v2) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetUuid_v2__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 7);
     CUresult tracer_result;
@@ -1552,10 +1559,11 @@ static CUresult cuda_traced_cuDeviceGetLuid(cuda_cuDeviceGetLuid_fn *tracer_real
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(luid, deviceNodeMask, dev);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetLuid) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetLuid__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetLuid) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetLuid__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 8);
     CUresult tracer_result;
@@ -1635,10 +1643,11 @@ static CUresult cuda_traced_cuDeviceTotalMem_v2(cuda_cuDeviceTotalMem_v2_fn *tra
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(bytes, dev);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceTotalMem_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceTotalMem_v2__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceTotalMem_v2) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceTotalMem_v2__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 9);
     CUresult tracer_result;
@@ -1716,10 +1725,11 @@ static CUresult cuda_traced_cuDeviceGetTexture1DLinearMaxWidth(cuda_cuDeviceGetT
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(maxWidthInElements, format, numChannels, dev);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetTexture1DLinearMaxWidth) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetTexture1DLinearMaxWidth__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetTexture1DLinearMaxWidth) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetTexture1DLinearMaxWidth__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 10);
     CUresult tracer_result;
@@ -1802,10 +1812,11 @@ static CUresult cuda_traced_cuDeviceGetAttribute(cuda_cuDeviceGetAttribute_fn *t
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pi, attrib, dev);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetAttribute) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetAttribute__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetAttribute) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetAttribute__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 11);
     CUresult tracer_result;
@@ -1884,10 +1895,11 @@ static CUresult cuda_traced_cuDeviceGetHostAtomicCapabilities(cuda_cuDeviceGetHo
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(capabilities, operations, count, dev);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetHostAtomicCapabilities) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetHostAtomicCapabilities__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetHostAtomicCapabilities) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetHostAtomicCapabilities__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 12);
     CUresult tracer_result;
@@ -1971,10 +1983,11 @@ static CUresult cuda_traced_cuDeviceGetNvSciSyncAttributes(cuda_cuDeviceGetNvSci
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(nvSciSyncAttrList, dev, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetNvSciSyncAttributes) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetNvSciSyncAttributes__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetNvSciSyncAttributes) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetNvSciSyncAttributes__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 13);
     CUresult tracer_result;
@@ -2052,10 +2065,11 @@ static CUresult cuda_traced_cuDeviceSetMemPool(cuda_cuDeviceSetMemPool_fn *trace
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dev, pool);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceSetMemPool) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceSetMemPool__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceSetMemPool) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceSetMemPool__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 14);
     CUresult tracer_result;
@@ -2129,10 +2143,11 @@ static CUresult cuda_traced_cuDeviceGetMemPool(cuda_cuDeviceGetMemPool_fn *trace
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pool, dev);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetMemPool) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetMemPool__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetMemPool) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetMemPool__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 15);
     CUresult tracer_result;
@@ -2207,10 +2222,11 @@ static CUresult cuda_traced_cuDeviceGetDefaultMemPool(cuda_cuDeviceGetDefaultMem
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pool_out, dev);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetDefaultMemPool) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetDefaultMemPool__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetDefaultMemPool) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetDefaultMemPool__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 16);
     CUresult tracer_result;
@@ -2286,10 +2302,11 @@ static CUresult cuda_traced_cuDeviceGetExecAffinitySupport(cuda_cuDeviceGetExecA
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pi, type, dev);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetExecAffinitySupport) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetExecAffinitySupport__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetExecAffinitySupport) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetExecAffinitySupport__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 17);
     CUresult tracer_result;
@@ -2368,10 +2385,11 @@ static CUresult cuda_traced_cuFlushGPUDirectRDMAWrites(cuda_cuFlushGPUDirectRDMA
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(target, scope);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFlushGPUDirectRDMAWrites) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFlushGPUDirectRDMAWrites__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFlushGPUDirectRDMAWrites) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFlushGPUDirectRDMAWrites__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 18);
     CUresult tracer_result;
@@ -2447,10 +2465,11 @@ static CUresult cuda_traced_cuDeviceGetProperties(cuda_cuDeviceGetProperties_fn 
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(prop, dev);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetProperties__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetProperties) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetProperties__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 19);
     CUresult tracer_result;
@@ -2524,10 +2543,11 @@ static CUresult cuda_traced_cuDeviceComputeCapability(cuda_cuDeviceComputeCapabi
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(major, minor, dev);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceComputeCapability) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceComputeCapability__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceComputeCapability) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceComputeCapability__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 20);
     CUresult tracer_result;
@@ -2606,10 +2626,11 @@ static CUresult cuda_traced_cuDevicePrimaryCtxRetain(cuda_cuDevicePrimaryCtxReta
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pctx, dev);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxRetain) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxRetain__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxRetain) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxRetain__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 21);
     CUresult tracer_result;
@@ -2742,10 +2763,11 @@ static CUresult cuda_traced_cuDevicePrimaryCtxSetFlags_v2(cuda_cuDevicePrimaryCt
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dev, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxSetFlags_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxSetFlags_v2__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxSetFlags_v2) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxSetFlags_v2__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 23);
     CUresult tracer_result;
@@ -2820,9 +2842,15 @@ static CUresult cuda_traced_cuDevicePrimaryCtxGetState(cuda_cuDevicePrimaryCtxGe
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dev, flags, active);
   }
-  if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxGetState__full)) {
-    /* Counted, not one event per call (trace.counted of the spec): its calls' number
-     * and times go into the thread's entry for it. */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h); a function the spec counts (trace.counted),
+   * outside full mode, into the thread's entry for it, which keeps its calls' number and
+   * times. */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxGetState) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxGetState__full);
+  bool tracer_counted =
+      tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxGetState__full);
+  if (tracer_batched || tracer_counted) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 24);
     CUresult tracer_result;
@@ -2831,24 +2859,11 @@ static CUresult cuda_traced_cuDevicePrimaryCtxGetState(cuda_cuDevicePrimaryCtxGe
     tracer_result = tracer_real(dev, flags, active);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_count_call("cuda", 24, (int64_t)tracer_result, tracer_end - tracer_start);
-    cuda_depth--;
-    return tracer_result;
-  }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxGetState) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxGetState__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
-    cuda_depth++;
-    unsigned tracer_depth = tracer_inflight_push("cuda", 24);
-    CUresult tracer_result;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_start);
-    tracer_result = tracer_real(dev, flags, active);
-    uint64_t tracer_end = tracer_now();
-    tracer_inflight_pop();
-    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(24, tracer_depth, (int64_t)tracer_result));
+    if (tracer_counted)
+      tracer_count_call("cuda", 24, (int64_t)tracer_result, tracer_end - tracer_start);
+    else
+      tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(24, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -2916,10 +2931,11 @@ static CUresult cuda_traced_cuDevicePrimaryCtxReset_v2(cuda_cuDevicePrimaryCtxRe
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dev);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxReset_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxReset_v2__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxReset_v2) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxReset_v2__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 25);
     CUresult tracer_result;
@@ -2992,10 +3008,11 @@ static CUresult cuda_traced_cuCtxCreate_v4(cuda_cuCtxCreate_v4_fn *tracer_real,
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pctx, ctxCreateParams, flags, dev);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxCreate_v4) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxCreate_v4__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxCreate_v4) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxCreate_v4__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 26);
     CUresult tracer_result;
@@ -3134,10 +3151,11 @@ static CUresult cuda_traced_cuCtxPushCurrent_v2(cuda_cuCtxPushCurrent_v2_fn *tra
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ctx);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxPushCurrent_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxPushCurrent_v2__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxPushCurrent_v2) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxPushCurrent_v2__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 28);
     CUresult tracer_result;
@@ -3208,10 +3226,11 @@ static CUresult cuda_traced_cuCtxPopCurrent_v2(cuda_cuCtxPopCurrent_v2_fn *trace
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pctx);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxPopCurrent_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxPopCurrent_v2__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxPopCurrent_v2) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxPopCurrent_v2__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 29);
     CUresult tracer_result;
@@ -3283,10 +3302,11 @@ static CUresult cuda_traced_cuCtxSetCurrent(cuda_cuCtxSetCurrent_fn *tracer_real
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ctx);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetCurrent) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetCurrent__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetCurrent) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetCurrent__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 30);
     CUresult tracer_result;
@@ -3357,9 +3377,15 @@ static CUresult cuda_traced_cuCtxGetCurrent(cuda_cuCtxGetCurrent_fn *tracer_real
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pctx);
   }
-  if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetCurrent__full)) {
-    /* Counted, not one event per call (trace.counted of the spec): its calls' number
-     * and times go into the thread's entry for it. */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h); a function the spec counts (trace.counted),
+   * outside full mode, into the thread's entry for it, which keeps its calls' number and
+   * times. */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetCurrent) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetCurrent__full);
+  bool tracer_counted =
+      tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetCurrent__full);
+  if (tracer_batched || tracer_counted) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 31);
     CUresult tracer_result;
@@ -3368,24 +3394,11 @@ static CUresult cuda_traced_cuCtxGetCurrent(cuda_cuCtxGetCurrent_fn *tracer_real
     tracer_result = tracer_real(pctx);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_count_call("cuda", 31, (int64_t)tracer_result, tracer_end - tracer_start);
-    cuda_depth--;
-    return tracer_result;
-  }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetCurrent) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetCurrent__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
-    cuda_depth++;
-    unsigned tracer_depth = tracer_inflight_push("cuda", 31);
-    CUresult tracer_result;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_start);
-    tracer_result = tracer_real(pctx);
-    uint64_t tracer_end = tracer_now();
-    tracer_inflight_pop();
-    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(31, tracer_depth, (int64_t)tracer_result));
+    if (tracer_counted)
+      tracer_count_call("cuda", 31, (int64_t)tracer_result, tracer_end - tracer_start);
+    else
+      tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(31, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -3447,9 +3460,15 @@ static CUresult cuda_traced_cuCtxGetDevice(cuda_cuCtxGetDevice_fn *tracer_real,
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device);
   }
-  if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevice__full)) {
-    /* Counted, not one event per call (trace.counted of the spec): its calls' number
-     * and times go into the thread's entry for it. */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h); a function the spec counts (trace.counted),
+   * outside full mode, into the thread's entry for it, which keeps its calls' number and
+   * times. */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevice) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevice__full);
+  bool tracer_counted =
+      tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevice__full);
+  if (tracer_batched || tracer_counted) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 32);
     CUresult tracer_result;
@@ -3458,24 +3477,11 @@ static CUresult cuda_traced_cuCtxGetDevice(cuda_cuCtxGetDevice_fn *tracer_real,
     tracer_result = tracer_real(device);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_count_call("cuda", 32, (int64_t)tracer_result, tracer_end - tracer_start);
-    cuda_depth--;
-    return tracer_result;
-  }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevice) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevice__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
-    cuda_depth++;
-    unsigned tracer_depth = tracer_inflight_push("cuda", 32);
-    CUresult tracer_result;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_start);
-    tracer_result = tracer_real(device);
-    uint64_t tracer_end = tracer_now();
-    tracer_inflight_pop();
-    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(32, tracer_depth, (int64_t)tracer_result));
+    if (tracer_counted)
+      tracer_count_call("cuda", 32, (int64_t)tracer_result, tracer_end - tracer_start);
+    else
+      tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(32, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -3538,9 +3544,15 @@ static CUresult cuda_traced_cuCtxGetDevice_v2(cuda_cuCtxGetDevice_v2_fn *tracer_
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device, ctx);
   }
-  if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevice_v2__full)) {
-    /* Counted, not one event per call (trace.counted of the spec): its calls' number
-     * and times go into the thread's entry for it. */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h); a function the spec counts (trace.counted),
+   * outside full mode, into the thread's entry for it, which keeps its calls' number and
+   * times. */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevice_v2) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevice_v2__full);
+  bool tracer_counted =
+      tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevice_v2__full);
+  if (tracer_batched || tracer_counted) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 33);
     CUresult tracer_result;
@@ -3549,24 +3561,11 @@ static CUresult cuda_traced_cuCtxGetDevice_v2(cuda_cuCtxGetDevice_v2_fn *tracer_
     tracer_result = tracer_real(device, ctx);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_count_call("cuda", 33, (int64_t)tracer_result, tracer_end - tracer_start);
-    cuda_depth--;
-    return tracer_result;
-  }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevice_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevice_v2__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
-    cuda_depth++;
-    unsigned tracer_depth = tracer_inflight_push("cuda", 33);
-    CUresult tracer_result;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_start);
-    tracer_result = tracer_real(device, ctx);
-    uint64_t tracer_end = tracer_now();
-    tracer_inflight_pop();
-    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(33, tracer_depth, (int64_t)tracer_result));
+    if (tracer_counted)
+      tracer_count_call("cuda", 33, (int64_t)tracer_result, tracer_end - tracer_start);
+    else
+      tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(33, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -3630,10 +3629,11 @@ static CUresult cuda_traced_cuCtxGetFlags(cuda_cuCtxGetFlags_fn *tracer_real,
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetFlags) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetFlags__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetFlags) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetFlags__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 34);
     CUresult tracer_result;
@@ -3705,10 +3705,11 @@ static CUresult cuda_traced_cuCtxSetFlags(cuda_cuCtxSetFlags_fn *tracer_real,
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetFlags) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetFlags__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetFlags) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetFlags__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 35);
     CUresult tracer_result;
@@ -3779,10 +3780,11 @@ static CUresult cuda_traced_cuCtxGetId(cuda_cuCtxGetId_fn *tracer_real, const vo
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ctx, ctxId);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetId) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetId__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetId) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetId__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 36);
     CUresult tracer_result;
@@ -3912,10 +3914,11 @@ static CUresult cuda_traced_cuCtxSynchronize_v2(cuda_cuCtxSynchronize_v2_fn *tra
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ctx);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSynchronize_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSynchronize_v2__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSynchronize_v2) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSynchronize_v2__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 38);
     CUresult tracer_result;
@@ -3986,10 +3989,11 @@ static CUresult cuda_traced_cuCtxSetLimit(cuda_cuCtxSetLimit_fn *tracer_real,
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(limit, value);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetLimit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetLimit__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetLimit) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetLimit__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 39);
     CUresult tracer_result;
@@ -4062,10 +4066,11 @@ static CUresult cuda_traced_cuCtxGetLimit(cuda_cuCtxGetLimit_fn *tracer_real,
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pvalue, limit);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetLimit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetLimit__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetLimit) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetLimit__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 40);
     CUresult tracer_result;
@@ -4139,10 +4144,11 @@ static CUresult cuda_traced_cuCtxGetCacheConfig(cuda_cuCtxGetCacheConfig_fn *tra
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pconfig);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetCacheConfig) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetCacheConfig__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetCacheConfig) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetCacheConfig__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 41);
     CUresult tracer_result;
@@ -4214,10 +4220,11 @@ static CUresult cuda_traced_cuCtxSetCacheConfig(cuda_cuCtxSetCacheConfig_fn *tra
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(config);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetCacheConfig) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetCacheConfig__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetCacheConfig) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetCacheConfig__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 42);
     CUresult tracer_result;
@@ -4289,10 +4296,11 @@ static CUresult cuda_traced_cuCtxGetApiVersion(cuda_cuCtxGetApiVersion_fn *trace
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ctx, version);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetApiVersion) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetApiVersion__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetApiVersion) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetApiVersion__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 43);
     CUresult tracer_result;
@@ -4367,10 +4375,11 @@ static CUresult cuda_traced_cuCtxGetStreamPriorityRange(cuda_cuCtxGetStreamPrior
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(leastPriority, greatestPriority);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetStreamPriorityRange) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetStreamPriorityRange__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetStreamPriorityRange) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetStreamPriorityRange__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 44);
     CUresult tracer_result;
@@ -4446,10 +4455,11 @@ static CUresult cuda_traced_cuCtxResetPersistingL2Cache(cuda_cuCtxResetPersistin
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real();
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxResetPersistingL2Cache) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxResetPersistingL2Cache__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxResetPersistingL2Cache) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxResetPersistingL2Cache__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 45);
     CUresult tracer_result;
@@ -4520,10 +4530,11 @@ static CUresult cuda_traced_cuCtxGetExecAffinity(cuda_cuCtxGetExecAffinity_fn *t
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pExecAffinity, type);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetExecAffinity) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetExecAffinity__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetExecAffinity) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetExecAffinity__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 46);
     CUresult tracer_result;
@@ -4598,10 +4609,11 @@ static CUresult cuda_traced_cuCtxRecordEvent(cuda_cuCtxRecordEvent_fn *tracer_re
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCtx, hEvent);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxRecordEvent) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxRecordEvent__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxRecordEvent) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxRecordEvent__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 47);
     CUresult tracer_result;
@@ -4675,10 +4687,11 @@ static CUresult cuda_traced_cuCtxWaitEvent(cuda_cuCtxWaitEvent_fn *tracer_real,
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCtx, hEvent);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxWaitEvent) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxWaitEvent__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxWaitEvent) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxWaitEvent__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 48);
     CUresult tracer_result;
@@ -4751,10 +4764,11 @@ static CUresult cuda_traced_cuCtxAttach(cuda_cuCtxAttach_fn *tracer_real, const 
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pctx, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxAttach) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxAttach__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxAttach) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxAttach__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 49);
     CUresult tracer_result;
@@ -4828,10 +4842,11 @@ static CUresult cuda_traced_cuCtxDetach(cuda_cuCtxDetach_fn *tracer_real, const 
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ctx);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxDetach) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxDetach__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxDetach) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxDetach__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 50);
     CUresult tracer_result;
@@ -4903,10 +4918,11 @@ static CUresult cuda_traced_cuCtxGetSharedMemConfig(cuda_cuCtxGetSharedMemConfig
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pConfig);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetSharedMemConfig) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetSharedMemConfig__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetSharedMemConfig) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetSharedMemConfig__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 51);
     CUresult tracer_result;
@@ -4979,10 +4995,11 @@ static CUresult cuda_traced_cuCtxSetSharedMemConfig(cuda_cuCtxSetSharedMemConfig
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(config);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetSharedMemConfig) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetSharedMemConfig__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetSharedMemConfig) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetSharedMemConfig__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 52);
     CUresult tracer_result;
@@ -5054,10 +5071,11 @@ static CUresult cuda_traced_cuModuleLoad(cuda_cuModuleLoad_fn *tracer_real,
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(module, fname);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoad) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoad__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoad) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoad__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 53);
     CUresult tracer_result;
@@ -5132,10 +5150,11 @@ static CUresult cuda_traced_cuModuleLoadData(cuda_cuModuleLoadData_fn *tracer_re
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(module, image);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoadData) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoadData__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoadData) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoadData__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 54);
     CUresult tracer_result;
@@ -5211,10 +5230,11 @@ static CUresult cuda_traced_cuModuleLoadDataEx(cuda_cuModuleLoadDataEx_fn *trace
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(module, image, numOptions, options, optionValues);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoadDataEx) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoadDataEx__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoadDataEx) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoadDataEx__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 55);
     CUresult tracer_result;
@@ -5301,10 +5321,11 @@ static CUresult cuda_traced_cuModuleLoadFatBinary(cuda_cuModuleLoadFatBinary_fn 
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(module, fatCubin);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoadFatBinary) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoadFatBinary__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoadFatBinary) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoadFatBinary__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 56);
     CUresult tracer_result;
@@ -5438,10 +5459,11 @@ static CUresult cuda_traced_cuModuleGetLoadingMode(cuda_cuModuleGetLoadingMode_f
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(mode);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetLoadingMode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetLoadingMode__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetLoadingMode) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetLoadingMode__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 58);
     CUresult tracer_result;
@@ -5514,10 +5536,11 @@ static CUresult cuda_traced_cuModuleGetFunction(cuda_cuModuleGetFunction_fn *tra
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hfunc, hmod, name);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetFunction) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetFunction__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetFunction) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetFunction__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 59);
     CUresult tracer_result;
@@ -5595,10 +5618,11 @@ static CUresult cuda_traced_cuModuleGetFunctionCount(cuda_cuModuleGetFunctionCou
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, mod);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetFunctionCount) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetFunctionCount__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetFunctionCount) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetFunctionCount__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 60);
     CUresult tracer_result;
@@ -5674,10 +5698,11 @@ static CUresult cuda_traced_cuModuleEnumerateFunctions(cuda_cuModuleEnumerateFun
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(functions, numFunctions, mod);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleEnumerateFunctions) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleEnumerateFunctions__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleEnumerateFunctions) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleEnumerateFunctions__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 61);
     CUresult tracer_result;
@@ -5756,10 +5781,11 @@ static CUresult cuda_traced_cuModuleGetGlobal_v2(cuda_cuModuleGetGlobal_v2_fn *t
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dptr, bytes, hmod, name);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetGlobal_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetGlobal_v2__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetGlobal_v2) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetGlobal_v2__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 62);
     CUresult tracer_result;
@@ -5842,10 +5868,11 @@ static CUresult cuda_traced_cuLinkCreate_v2(cuda_cuLinkCreate_v2_fn *tracer_real
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(numOptions, options, optionValues, stateOut);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkCreate_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkCreate_v2__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkCreate_v2) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkCreate_v2__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 63);
     CUresult tracer_result;
@@ -5931,10 +5958,11 @@ static CUresult cuda_traced_cuLinkAddData_v2(cuda_cuLinkAddData_v2_fn *tracer_re
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(state, type, data, size, name, numOptions, options, optionValues);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkAddData_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkAddData_v2__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkAddData_v2) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkAddData_v2__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 64);
     CUresult tracer_result;
@@ -6030,10 +6058,11 @@ static CUresult cuda_traced_cuLinkAddFile_v2(cuda_cuLinkAddFile_v2_fn *tracer_re
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(state, type, path, numOptions, options, optionValues);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkAddFile_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkAddFile_v2__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkAddFile_v2) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkAddFile_v2__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 65);
     CUresult tracer_result;
@@ -6121,10 +6150,11 @@ static CUresult cuda_traced_cuLinkComplete(cuda_cuLinkComplete_fn *tracer_real,
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(state, cubinOut, sizeOut);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkComplete) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkComplete__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkComplete) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkComplete__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 66);
     CUresult tracer_result;
@@ -6203,10 +6233,11 @@ static CUresult cuda_traced_cuLinkDestroy(cuda_cuLinkDestroy_fn *tracer_real,
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(state);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkDestroy) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkDestroy__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkDestroy) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkDestroy__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 67);
     CUresult tracer_result;
@@ -6278,10 +6309,11 @@ static CUresult cuda_traced_cuModuleGetTexRef(cuda_cuModuleGetTexRef_fn *tracer_
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pTexRef, hmod, name);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetTexRef) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetTexRef__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetTexRef) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetTexRef__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 68);
     CUresult tracer_result;
@@ -6359,10 +6391,11 @@ static CUresult cuda_traced_cuModuleGetSurfRef(cuda_cuModuleGetSurfRef_fn *trace
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pSurfRef, hmod, name);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetSurfRef) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetSurfRef__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetSurfRef) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetSurfRef__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 69);
     CUresult tracer_result;
@@ -6445,10 +6478,11 @@ static CUresult cuda_traced_cuLibraryLoadData(cuda_cuLibraryLoadData_fn *tracer_
     return tracer_real(library, code, jitOptions, jitOptionsValues, numJitOptions, libraryOptions,
                        libraryOptionValues, numLibraryOptions);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryLoadData) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryLoadData__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryLoadData) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryLoadData__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 70);
     CUresult tracer_result;
@@ -6556,10 +6590,11 @@ static CUresult cuda_traced_cuLibraryLoadFromFile(cuda_cuLibraryLoadFromFile_fn 
     return tracer_real(library, fileName, jitOptions, jitOptionsValues, numJitOptions,
                        libraryOptions, libraryOptionValues, numLibraryOptions);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryLoadFromFile) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryLoadFromFile__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryLoadFromFile) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryLoadFromFile__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 71);
     CUresult tracer_result;
@@ -6719,10 +6754,11 @@ static CUresult cuda_traced_cuLibraryGetKernel(cuda_cuLibraryGetKernel_fn *trace
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pKernel, library, name);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetKernel) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetKernel__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetKernel) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetKernel__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 73);
     CUresult tracer_result;
@@ -6801,10 +6837,11 @@ static CUresult cuda_traced_cuLibraryGetKernelCount(cuda_cuLibraryGetKernelCount
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, lib);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetKernelCount) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetKernelCount__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetKernelCount) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetKernelCount__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 74);
     CUresult tracer_result;
@@ -6879,10 +6916,11 @@ static CUresult cuda_traced_cuLibraryEnumerateKernels(cuda_cuLibraryEnumerateKer
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(kernels, numKernels, lib);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryEnumerateKernels) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryEnumerateKernels__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryEnumerateKernels) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryEnumerateKernels__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 75);
     CUresult tracer_result;
@@ -6961,10 +6999,11 @@ static CUresult cuda_traced_cuLibraryGetModule(cuda_cuLibraryGetModule_fn *trace
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pMod, library);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetModule) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetModule__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetModule) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetModule__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 76);
     CUresult tracer_result;
@@ -7039,10 +7078,11 @@ static CUresult cuda_traced_cuKernelGetFunction(cuda_cuKernelGetFunction_fn *tra
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pFunc, kernel);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetFunction) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetFunction__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetFunction) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetFunction__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 77);
     CUresult tracer_result;
@@ -7117,10 +7157,11 @@ static CUresult cuda_traced_cuKernelGetLibrary(cuda_cuKernelGetLibrary_fn *trace
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pLib, kernel);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetLibrary) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetLibrary__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetLibrary) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetLibrary__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 78);
     CUresult tracer_result;
@@ -7195,10 +7236,11 @@ static CUresult cuda_traced_cuLibraryGetGlobal(cuda_cuLibraryGetGlobal_fn *trace
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dptr, bytes, library, name);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetGlobal) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetGlobal__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetGlobal) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetGlobal__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 79);
     CUresult tracer_result;
@@ -7280,10 +7322,11 @@ static CUresult cuda_traced_cuLibraryGetManaged(cuda_cuLibraryGetManaged_fn *tra
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dptr, bytes, library, name);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetManaged) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetManaged__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetManaged) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetManaged__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 80);
     CUresult tracer_result;
@@ -7365,10 +7408,11 @@ static CUresult cuda_traced_cuLibraryGetUnifiedFunction(cuda_cuLibraryGetUnified
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fptr, library, symbol);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetUnifiedFunction) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetUnifiedFunction__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetUnifiedFunction) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetUnifiedFunction__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 81);
     CUresult tracer_result;
@@ -7447,10 +7491,11 @@ static CUresult cuda_traced_cuKernelGetAttribute(cuda_cuKernelGetAttribute_fn *t
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pi, attrib, kernel, dev);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetAttribute) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetAttribute__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetAttribute) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetAttribute__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 82);
     CUresult tracer_result;
@@ -7532,10 +7577,11 @@ static CUresult cuda_traced_cuKernelSetAttribute(cuda_cuKernelSetAttribute_fn *t
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(attrib, val, kernel, dev);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelSetAttribute) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelSetAttribute__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelSetAttribute) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelSetAttribute__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 83);
     CUresult tracer_result;
@@ -7615,10 +7661,11 @@ static CUresult cuda_traced_cuKernelSetCacheConfig(cuda_cuKernelSetCacheConfig_f
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(kernel, config, dev);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelSetCacheConfig) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelSetCacheConfig__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelSetCacheConfig) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelSetCacheConfig__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 84);
     CUresult tracer_result;
@@ -7695,10 +7742,11 @@ static CUresult cuda_traced_cuKernelGetName(cuda_cuKernelGetName_fn *tracer_real
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(name, hfunc);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetName) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetName__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetName) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetName__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 85);
     CUresult tracer_result;
@@ -7774,10 +7822,11 @@ static CUresult cuda_traced_cuKernelGetParamInfo(cuda_cuKernelGetParamInfo_fn *t
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(kernel, paramIndex, paramOffset, paramSize);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetParamInfo) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetParamInfo__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetParamInfo) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetParamInfo__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 86);
     CUresult tracer_result;
@@ -7859,10 +7908,11 @@ static CUresult cuda_traced_cuMemGetInfo_v2(cuda_cuMemGetInfo_v2_fn *tracer_real
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(free, total);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetInfo_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetInfo_v2__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetInfo_v2) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetInfo_v2__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 87);
     CUresult tracer_result;
@@ -7938,10 +7988,11 @@ static CUresult cuda_traced_cuMemAlloc_v2(cuda_cuMemAlloc_v2_fn *tracer_real,
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dptr, bytesize);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAlloc_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAlloc_v2__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAlloc_v2) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAlloc_v2__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 88);
     CUresult tracer_result;
@@ -8017,10 +8068,11 @@ static CUresult cuda_traced_cuMemAllocPitch_v2(cuda_cuMemAllocPitch_v2_fn *trace
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dptr, pPitch, WidthInBytes, Height, ElementSizeBytes);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocPitch_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocPitch_v2__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocPitch_v2) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocPitch_v2__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 89);
     CUresult tracer_result;
@@ -8105,10 +8157,11 @@ static CUresult cuda_traced_cuMemFree_v2(cuda_cuMemFree_v2_fn *tracer_real,
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dptr);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemFree_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemFree_v2__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemFree_v2) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemFree_v2__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 90);
     CUresult tracer_result;
@@ -8180,10 +8233,11 @@ static CUresult cuda_traced_cuMemGetAddressRange_v2(cuda_cuMemGetAddressRange_v2
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pbase, psize, dptr);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAddressRange_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAddressRange_v2__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAddressRange_v2) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAddressRange_v2__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 91);
     CUresult tracer_result;
@@ -8261,10 +8315,11 @@ static CUresult cuda_traced_cuMemAllocHost_v2(cuda_cuMemAllocHost_v2_fn *tracer_
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pp, bytesize);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocHost_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocHost_v2__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocHost_v2) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocHost_v2__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 92);
     CUresult tracer_result;
@@ -8338,10 +8393,11 @@ static CUresult cuda_traced_cuMemFreeHost(cuda_cuMemFreeHost_fn *tracer_real,
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(p);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemFreeHost) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemFreeHost__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemFreeHost) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemFreeHost__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 93);
     CUresult tracer_result;
@@ -8413,10 +8469,11 @@ static CUresult cuda_traced_cuMemHostAlloc(cuda_cuMemHostAlloc_fn *tracer_real,
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pp, bytesize, Flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostAlloc) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostAlloc__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostAlloc) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostAlloc__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 94);
     CUresult tracer_result;
@@ -8494,10 +8551,11 @@ static CUresult cuda_traced_cuMemHostGetDevicePointer_v2(cuda_cuMemHostGetDevice
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pdptr, p, Flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostGetDevicePointer_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostGetDevicePointer_v2__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostGetDevicePointer_v2) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostGetDevicePointer_v2__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 95);
     CUresult tracer_result;
@@ -8575,10 +8633,11 @@ static CUresult cuda_traced_cuMemHostGetFlags(cuda_cuMemHostGetFlags_fn *tracer_
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pFlags, p);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostGetFlags) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostGetFlags__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostGetFlags) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostGetFlags__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 96);
     CUresult tracer_result;
@@ -8653,10 +8712,11 @@ static CUresult cuda_traced_cuMemAllocManaged(cuda_cuMemAllocManaged_fn *tracer_
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dptr, bytesize, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocManaged) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocManaged__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocManaged) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocManaged__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 97);
     CUresult tracer_result;
@@ -8737,10 +8797,11 @@ static CUresult cuda_traced_cuDeviceRegisterAsyncNotification(cuda_cuDeviceRegis
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device, callbackFunc, userData, callback);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceRegisterAsyncNotification) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceRegisterAsyncNotification__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceRegisterAsyncNotification) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceRegisterAsyncNotification__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 98);
     CUresult tracer_result;
@@ -8823,10 +8884,11 @@ static CUresult cuda_traced_cuDeviceUnregisterAsyncNotification(cuda_cuDeviceUnr
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device, callback);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceUnregisterAsyncNotification) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceUnregisterAsyncNotification__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceUnregisterAsyncNotification) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceUnregisterAsyncNotification__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 99);
     CUresult tracer_result;
@@ -8901,10 +8963,11 @@ static CUresult cuda_traced_cuDeviceGetByPCIBusId(cuda_cuDeviceGetByPCIBusId_fn 
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dev, pciBusId);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetByPCIBusId) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetByPCIBusId__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetByPCIBusId) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetByPCIBusId__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 100);
     CUresult tracer_result;
@@ -8979,10 +9042,11 @@ static CUresult cuda_traced_cuDeviceGetPCIBusId(cuda_cuDeviceGetPCIBusId_fn *tra
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pciBusId, len, dev);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetPCIBusId) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetPCIBusId__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetPCIBusId) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetPCIBusId__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 101);
     CUresult tracer_result;
@@ -9060,10 +9124,11 @@ static CUresult cuda_traced_cuIpcGetEventHandle(cuda_cuIpcGetEventHandle_fn *tra
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pHandle, event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcGetEventHandle) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcGetEventHandle__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcGetEventHandle) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcGetEventHandle__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 102);
     CUresult tracer_result;
@@ -9137,10 +9202,11 @@ static CUresult cuda_traced_cuIpcOpenEventHandle(cuda_cuIpcOpenEventHandle_fn *t
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(phEvent, handle);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcOpenEventHandle) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcOpenEventHandle__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcOpenEventHandle) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcOpenEventHandle__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 103);
     CUresult tracer_result;
@@ -9214,10 +9280,11 @@ static CUresult cuda_traced_cuIpcGetMemHandle(cuda_cuIpcGetMemHandle_fn *tracer_
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pHandle, dptr);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcGetMemHandle) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcGetMemHandle__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcGetMemHandle) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcGetMemHandle__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 104);
     CUresult tracer_result;
@@ -9291,10 +9358,11 @@ static CUresult cuda_traced_cuIpcOpenMemHandle_v2(cuda_cuIpcOpenMemHandle_v2_fn 
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pdptr, handle, Flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcOpenMemHandle_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcOpenMemHandle_v2__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcOpenMemHandle_v2) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcOpenMemHandle_v2__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 105);
     CUresult tracer_result;
@@ -9370,10 +9438,11 @@ static CUresult cuda_traced_cuIpcCloseMemHandle(cuda_cuIpcCloseMemHandle_fn *tra
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dptr);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcCloseMemHandle) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcCloseMemHandle__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcCloseMemHandle) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcCloseMemHandle__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 106);
     CUresult tracer_result;
@@ -9445,10 +9514,11 @@ static CUresult cuda_traced_cuMemHostRegister_v2(cuda_cuMemHostRegister_v2_fn *t
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(p, bytesize, Flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostRegister_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostRegister_v2__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostRegister_v2) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostRegister_v2__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 107);
     CUresult tracer_result;
@@ -9524,10 +9594,11 @@ static CUresult cuda_traced_cuMemHostUnregister(cuda_cuMemHostUnregister_fn *tra
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(p);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostUnregister) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostUnregister__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostUnregister) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostUnregister__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 108);
     CUresult tracer_result;
@@ -9983,10 +10054,11 @@ static CUresult cuda_traced_cuMemcpyDtoA_v2(cuda_cuMemcpyDtoA_v2_fn *tracer_real
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dstArray, dstOffset, srcDevice, ByteCount);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyDtoA_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyDtoA_v2__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyDtoA_v2) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyDtoA_v2__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 114);
     CUresult tracer_result;
@@ -10066,10 +10138,11 @@ static CUresult cuda_traced_cuMemcpyAtoD_v2(cuda_cuMemcpyAtoD_v2_fn *tracer_real
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dstDevice, srcArray, srcOffset, ByteCount);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoD_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoD_v2__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoD_v2) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoD_v2__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 115);
     CUresult tracer_result;
@@ -10149,10 +10222,11 @@ static CUresult cuda_traced_cuMemcpyHtoA_v2(cuda_cuMemcpyHtoA_v2_fn *tracer_real
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dstArray, dstOffset, srcHost, ByteCount);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyHtoA_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyHtoA_v2__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyHtoA_v2) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyHtoA_v2__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 116);
     CUresult tracer_result;
@@ -10232,10 +10306,11 @@ static CUresult cuda_traced_cuMemcpyAtoH_v2(cuda_cuMemcpyAtoH_v2_fn *tracer_real
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dstHost, srcArray, srcOffset, ByteCount);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoH_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoH_v2__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoH_v2) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoH_v2__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 117);
     CUresult tracer_result;
@@ -10316,10 +10391,11 @@ static CUresult cuda_traced_cuMemcpyAtoA_v2(cuda_cuMemcpyAtoA_v2_fn *tracer_real
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dstArray, dstOffset, srcArray, srcOffset, ByteCount);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoA_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoA_v2__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoA_v2) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoA_v2__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 118);
     CUresult tracer_result;
@@ -10402,10 +10478,11 @@ static CUresult cuda_traced_cuMemcpy2D_v2(cuda_cuMemcpy2D_v2_fn *tracer_real,
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pCopy);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy2D_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy2D_v2__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy2D_v2) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy2D_v2__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 119);
     CUresult tracer_result;
@@ -10477,10 +10554,11 @@ static CUresult cuda_traced_cuMemcpy2DUnaligned_v2(cuda_cuMemcpy2DUnaligned_v2_f
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pCopy);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy2DUnaligned_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy2DUnaligned_v2__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy2DUnaligned_v2) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy2DUnaligned_v2__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 120);
     CUresult tracer_result;
@@ -10551,10 +10629,11 @@ static CUresult cuda_traced_cuMemcpy3D_v2(cuda_cuMemcpy3D_v2_fn *tracer_real,
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pCopy);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3D_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3D_v2__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3D_v2) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3D_v2__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 121);
     CUresult tracer_result;
@@ -10626,10 +10705,11 @@ static CUresult cuda_traced_cuMemcpy3DPeer(cuda_cuMemcpy3DPeer_fn *tracer_real,
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pCopy);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DPeer) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DPeer__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DPeer) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DPeer__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 122);
     CUresult tracer_result;
@@ -11105,10 +11185,11 @@ static CUresult cuda_traced_cuMemcpyHtoAAsync_v2(cuda_cuMemcpyHtoAAsync_v2_fn *t
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dstArray, dstOffset, srcHost, ByteCount, hStream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyHtoAAsync_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyHtoAAsync_v2__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyHtoAAsync_v2) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyHtoAAsync_v2__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 128);
     CUresult tracer_result;
@@ -11193,10 +11274,11 @@ static CUresult cuda_traced_cuMemcpyAtoHAsync_v2(cuda_cuMemcpyAtoHAsync_v2_fn *t
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dstHost, srcArray, srcOffset, ByteCount, hStream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoHAsync_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoHAsync_v2__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoHAsync_v2) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoHAsync_v2__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 129);
     CUresult tracer_result;
@@ -11280,10 +11362,11 @@ static CUresult cuda_traced_cuMemcpy2DAsync_v2(cuda_cuMemcpy2DAsync_v2_fn *trace
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pCopy, hStream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy2DAsync_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy2DAsync_v2__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy2DAsync_v2) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy2DAsync_v2__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 130);
     CUresult tracer_result;
@@ -11357,10 +11440,11 @@ static CUresult cuda_traced_cuMemcpy3DAsync_v2(cuda_cuMemcpy3DAsync_v2_fn *trace
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pCopy, hStream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DAsync_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DAsync_v2__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DAsync_v2) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DAsync_v2__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 131);
     CUresult tracer_result;
@@ -11434,10 +11518,11 @@ static CUresult cuda_traced_cuMemcpy3DPeerAsync(cuda_cuMemcpy3DPeerAsync_fn *tra
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pCopy, hStream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DPeerAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DPeerAsync__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DPeerAsync) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DPeerAsync__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 132);
     CUresult tracer_result;
@@ -11513,10 +11598,11 @@ static CUresult cuda_traced_cuMemcpyBatchAsync_v2(cuda_cuMemcpyBatchAsync_v2_fn 
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, hStream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyBatchAsync_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyBatchAsync_v2__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyBatchAsync_v2) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyBatchAsync_v2__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 133);
     CUresult tracer_result;
@@ -11613,10 +11699,11 @@ static CUresult cuda_traced_cuMemcpy3DBatchAsync_v2(cuda_cuMemcpy3DBatchAsync_v2
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(numOps, opList, flags, hStream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DBatchAsync_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DBatchAsync_v2__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DBatchAsync_v2) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DBatchAsync_v2__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 134);
     CUresult tracer_result;
@@ -11917,10 +12004,11 @@ static CUresult cuda_traced_cuMemsetD2D8_v2(cuda_cuMemsetD2D8_v2_fn *tracer_real
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dstDevice, dstPitch, uc, Width, Height);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D8_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D8_v2__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D8_v2) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D8_v2__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 138);
     CUresult tracer_result;
@@ -12004,10 +12092,11 @@ static CUresult cuda_traced_cuMemsetD2D16_v2(cuda_cuMemsetD2D16_v2_fn *tracer_re
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dstDevice, dstPitch, us, Width, Height);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D16_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D16_v2__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D16_v2) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D16_v2__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 139);
     CUresult tracer_result;
@@ -12091,10 +12180,11 @@ static CUresult cuda_traced_cuMemsetD2D32_v2(cuda_cuMemsetD2D32_v2_fn *tracer_re
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dstDevice, dstPitch, ui, Width, Height);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D32_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D32_v2__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D32_v2) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D32_v2__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 140);
     CUresult tracer_result;
@@ -12409,10 +12499,11 @@ static CUresult cuda_traced_cuMemsetD2D8Async(cuda_cuMemsetD2D8Async_fn *tracer_
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dstDevice, dstPitch, uc, Width, Height, hStream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D8Async) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D8Async__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D8Async) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D8Async__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 144);
     CUresult tracer_result;
@@ -12499,10 +12590,11 @@ static CUresult cuda_traced_cuMemsetD2D16Async(cuda_cuMemsetD2D16Async_fn *trace
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dstDevice, dstPitch, us, Width, Height, hStream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D16Async) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D16Async__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D16Async) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D16Async__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 145);
     CUresult tracer_result;
@@ -12589,10 +12681,11 @@ static CUresult cuda_traced_cuMemsetD2D32Async(cuda_cuMemsetD2D32Async_fn *trace
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dstDevice, dstPitch, ui, Width, Height, hStream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D32Async) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D32Async__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D32Async) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D32Async__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 146);
     CUresult tracer_result;
@@ -12678,10 +12771,11 @@ static CUresult cuda_traced_cuArrayCreate_v2(cuda_cuArrayCreate_v2_fn *tracer_re
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pHandle, pAllocateArray);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayCreate_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayCreate_v2__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayCreate_v2) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayCreate_v2__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 147);
     CUresult tracer_result;
@@ -12758,10 +12852,11 @@ static CUresult cuda_traced_cuArrayGetDescriptor_v2(cuda_cuArrayGetDescriptor_v2
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pArrayDescriptor, hArray);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetDescriptor_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetDescriptor_v2__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetDescriptor_v2) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetDescriptor_v2__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 148);
     CUresult tracer_result;
@@ -12837,10 +12932,11 @@ static CUresult cuda_traced_cuArrayGetSparseProperties(cuda_cuArrayGetSparseProp
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sparseProperties, array);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetSparseProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetSparseProperties__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetSparseProperties) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetSparseProperties__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 149);
     CUresult tracer_result;
@@ -12916,10 +13012,11 @@ static CUresult cuda_traced_cuMipmappedArrayGetSparseProperties(cuda_cuMipmapped
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sparseProperties, mipmap);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayGetSparseProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayGetSparseProperties__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayGetSparseProperties) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayGetSparseProperties__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 150);
     CUresult tracer_result;
@@ -12996,10 +13093,11 @@ static CUresult cuda_traced_cuArrayGetMemoryRequirements(cuda_cuArrayGetMemoryRe
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(memoryRequirements, array, device);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetMemoryRequirements) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetMemoryRequirements__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetMemoryRequirements) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetMemoryRequirements__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 151);
     CUresult tracer_result;
@@ -13080,10 +13178,11 @@ static CUresult cuda_traced_cuMipmappedArrayGetMemoryRequirements(cuda_cuMipmapp
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(memoryRequirements, mipmap, device);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayGetMemoryRequirements) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayGetMemoryRequirements__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayGetMemoryRequirements) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayGetMemoryRequirements__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 152);
     CUresult tracer_result;
@@ -13162,10 +13261,11 @@ static CUresult cuda_traced_cuArrayGetPlane(cuda_cuArrayGetPlane_fn *tracer_real
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pPlaneArray, hArray, planeIdx);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetPlane) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetPlane__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetPlane) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetPlane__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 153);
     CUresult tracer_result;
@@ -13243,10 +13343,11 @@ static CUresult cuda_traced_cuArrayDestroy(cuda_cuArrayDestroy_fn *tracer_real,
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hArray);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayDestroy) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayDestroy__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayDestroy) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayDestroy__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 154);
     CUresult tracer_result;
@@ -13318,10 +13419,11 @@ static CUresult cuda_traced_cuArray3DCreate_v2(cuda_cuArray3DCreate_v2_fn *trace
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pHandle, pAllocateArray);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArray3DCreate_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArray3DCreate_v2__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArray3DCreate_v2) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArray3DCreate_v2__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 155);
     CUresult tracer_result;
@@ -13398,10 +13500,11 @@ static CUresult cuda_traced_cuArray3DGetDescriptor_v2(cuda_cuArray3DGetDescripto
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pArrayDescriptor, hArray);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArray3DGetDescriptor_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArray3DGetDescriptor_v2__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArray3DGetDescriptor_v2) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArray3DGetDescriptor_v2__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 156);
     CUresult tracer_result;
@@ -13478,10 +13581,11 @@ static CUresult cuda_traced_cuMipmappedArrayCreate(cuda_cuMipmappedArrayCreate_f
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pHandle, pMipmappedArrayDesc, numMipmapLevels);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayCreate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayCreate__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayCreate) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayCreate__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 157);
     CUresult tracer_result;
@@ -13564,10 +13668,11 @@ static CUresult cuda_traced_cuMipmappedArrayGetLevel(cuda_cuMipmappedArrayGetLev
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pLevelArray, hMipmappedArray, level);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayGetLevel) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayGetLevel__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayGetLevel) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayGetLevel__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 158);
     CUresult tracer_result;
@@ -13647,10 +13752,11 @@ static CUresult cuda_traced_cuMipmappedArrayDestroy(cuda_cuMipmappedArrayDestroy
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hMipmappedArray);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayDestroy) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayDestroy__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayDestroy) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayDestroy__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 159);
     CUresult tracer_result;
@@ -13725,10 +13831,11 @@ static CUresult cuda_traced_cuMemGetHandleForAddressRange(cuda_cuMemGetHandleFor
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(handle, dptr, size, handleType, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetHandleForAddressRange) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetHandleForAddressRange__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetHandleForAddressRange) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetHandleForAddressRange__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 160);
     CUresult tracer_result;
@@ -13813,10 +13920,11 @@ static CUresult cuda_traced_cuMemBatchDecompressAsync(cuda_cuMemBatchDecompressA
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(paramsArray, count, flags, errorIndex, stream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemBatchDecompressAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemBatchDecompressAsync__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemBatchDecompressAsync) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemBatchDecompressAsync__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 161);
     CUresult tracer_result;
@@ -13902,10 +14010,11 @@ static CUresult cuda_traced_cuMemAddressReserve(cuda_cuMemAddressReserve_fn *tra
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ptr, size, alignment, addr, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAddressReserve) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAddressReserve__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAddressReserve) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAddressReserve__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 162);
     CUresult tracer_result;
@@ -13989,10 +14098,11 @@ static CUresult cuda_traced_cuMemAddressFree(cuda_cuMemAddressFree_fn *tracer_re
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ptr, size);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAddressFree) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAddressFree__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAddressFree) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAddressFree__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 163);
     CUresult tracer_result;
@@ -14066,10 +14176,11 @@ static CUresult cuda_traced_cuMemCreate(cuda_cuMemCreate_fn *tracer_real, const 
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(handle, size, prop, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemCreate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemCreate__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemCreate) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemCreate__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 164);
     CUresult tracer_result;
@@ -14151,10 +14262,11 @@ static CUresult cuda_traced_cuMemRelease(cuda_cuMemRelease_fn *tracer_real,
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(handle);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRelease) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRelease__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRelease) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRelease__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 165);
     CUresult tracer_result;
@@ -14226,10 +14338,11 @@ static CUresult cuda_traced_cuMemMap(cuda_cuMemMap_fn *tracer_real, const void *
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ptr, size, offset, handle, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemMap) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemMap__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemMap) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemMap__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 166);
     CUresult tracer_result;
@@ -14313,10 +14426,11 @@ static CUresult cuda_traced_cuMemMapArrayAsync(cuda_cuMemMapArrayAsync_fn *trace
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(mapInfoList, count, hStream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemMapArrayAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemMapArrayAsync__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemMapArrayAsync) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemMapArrayAsync__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 167);
     CUresult tracer_result;
@@ -14393,10 +14507,11 @@ static CUresult cuda_traced_cuMemUnmap(cuda_cuMemUnmap_fn *tracer_real, const vo
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ptr, size);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemUnmap) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemUnmap__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemUnmap) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemUnmap__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 168);
     CUresult tracer_result;
@@ -14470,10 +14585,11 @@ static CUresult cuda_traced_cuMemSetAccess(cuda_cuMemSetAccess_fn *tracer_real,
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ptr, size, desc, count);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemSetAccess) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemSetAccess__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemSetAccess) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemSetAccess__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 169);
     CUresult tracer_result;
@@ -14553,10 +14669,11 @@ static CUresult cuda_traced_cuMemGetAccess(cuda_cuMemGetAccess_fn *tracer_real,
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(flags, location, ptr);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAccess) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAccess__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAccess) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAccess__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 170);
     CUresult tracer_result;
@@ -14636,10 +14753,11 @@ static CUresult cuda_traced_cuMemExportToShareableHandle(cuda_cuMemExportToShare
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(shareableHandle, handle, handleType, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemExportToShareableHandle) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemExportToShareableHandle__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemExportToShareableHandle) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemExportToShareableHandle__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 171);
     CUresult tracer_result;
@@ -14723,10 +14841,11 @@ static CUresult cuda_traced_cuMemImportFromShareableHandle(cuda_cuMemImportFromS
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(handle, osHandle, shHandleType);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemImportFromShareableHandle) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemImportFromShareableHandle__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemImportFromShareableHandle) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemImportFromShareableHandle__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 172);
     CUresult tracer_result;
@@ -14808,10 +14927,11 @@ static CUresult cuda_traced_cuMemGetAllocationGranularity(cuda_cuMemGetAllocatio
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(granularity, prop, option);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAllocationGranularity) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAllocationGranularity__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAllocationGranularity) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAllocationGranularity__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 173);
     CUresult tracer_result;
@@ -14892,10 +15012,11 @@ static CUresult cuda_traced_cuMemGetAllocationPropertiesFromHandle(cuda_cuMemGet
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(prop, handle);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAllocationPropertiesFromHandle) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAllocationPropertiesFromHandle__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAllocationPropertiesFromHandle) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAllocationPropertiesFromHandle__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 174);
     CUresult tracer_result;
@@ -14973,10 +15094,11 @@ static CUresult cuda_traced_cuMemRetainAllocationHandle(cuda_cuMemRetainAllocati
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(handle, addr);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRetainAllocationHandle) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRetainAllocationHandle__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRetainAllocationHandle) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRetainAllocationHandle__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 175);
     CUresult tracer_result;
@@ -15052,10 +15174,11 @@ static CUresult cuda_traced_cuMemFreeAsync(cuda_cuMemFreeAsync_fn *tracer_real,
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dptr, hStream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemFreeAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemFreeAsync__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemFreeAsync) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemFreeAsync__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 176);
     CUresult tracer_result;
@@ -15129,10 +15252,11 @@ static CUresult cuda_traced_cuMemAllocAsync(cuda_cuMemAllocAsync_fn *tracer_real
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dptr, bytesize, hStream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocAsync__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocAsync) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocAsync__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 177);
     CUresult tracer_result;
@@ -15211,10 +15335,11 @@ static CUresult cuda_traced_cuMemPoolTrimTo(cuda_cuMemPoolTrimTo_fn *tracer_real
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pool, minBytesToKeep);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolTrimTo) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolTrimTo__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolTrimTo) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolTrimTo__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 178);
     CUresult tracer_result;
@@ -15288,10 +15413,11 @@ static CUresult cuda_traced_cuMemPoolSetAttribute(cuda_cuMemPoolSetAttribute_fn 
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pool, attr, value);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolSetAttribute) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolSetAttribute__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolSetAttribute) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolSetAttribute__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 179);
     CUresult tracer_result;
@@ -15368,10 +15494,11 @@ static CUresult cuda_traced_cuMemPoolGetAttribute(cuda_cuMemPoolGetAttribute_fn 
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pool, attr, value);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolGetAttribute) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolGetAttribute__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolGetAttribute) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolGetAttribute__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 180);
     CUresult tracer_result;
@@ -15448,10 +15575,11 @@ static CUresult cuda_traced_cuMemPoolSetAccess(cuda_cuMemPoolSetAccess_fn *trace
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pool, map, count);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolSetAccess) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolSetAccess__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolSetAccess) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolSetAccess__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 181);
     CUresult tracer_result;
@@ -15527,10 +15655,11 @@ static CUresult cuda_traced_cuMemPoolGetAccess(cuda_cuMemPoolGetAccess_fn *trace
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(flags, memPool, location);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolGetAccess) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolGetAccess__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolGetAccess) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolGetAccess__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 182);
     CUresult tracer_result;
@@ -15609,10 +15738,11 @@ static CUresult cuda_traced_cuMemPoolCreate(cuda_cuMemPoolCreate_fn *tracer_real
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pool, poolProps);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolCreate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolCreate__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolCreate) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolCreate__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 183);
     CUresult tracer_result;
@@ -15686,10 +15816,11 @@ static CUresult cuda_traced_cuMemPoolDestroy(cuda_cuMemPoolDestroy_fn *tracer_re
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pool);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolDestroy) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolDestroy__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolDestroy) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolDestroy__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 184);
     CUresult tracer_result;
@@ -15762,10 +15893,11 @@ static CUresult cuda_traced_cuMemGetDefaultMemPool(cuda_cuMemGetDefaultMemPool_f
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pool_out, location, type);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetDefaultMemPool) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetDefaultMemPool__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetDefaultMemPool) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetDefaultMemPool__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 185);
     CUresult tracer_result;
@@ -15845,10 +15977,11 @@ static CUresult cuda_traced_cuMemGetMemPool(cuda_cuMemGetMemPool_fn *tracer_real
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pool, location, type);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetMemPool) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetMemPool__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetMemPool) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetMemPool__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 186);
     CUresult tracer_result;
@@ -15925,10 +16058,11 @@ static CUresult cuda_traced_cuMemSetMemPool(cuda_cuMemSetMemPool_fn *tracer_real
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(location, type, pool);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemSetMemPool) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemSetMemPool__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemSetMemPool) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemSetMemPool__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 187);
     CUresult tracer_result;
@@ -16005,10 +16139,11 @@ static CUresult cuda_traced_cuMemAllocFromPoolAsync(cuda_cuMemAllocFromPoolAsync
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dptr, bytesize, pool, hStream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocFromPoolAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocFromPoolAsync__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocFromPoolAsync) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocFromPoolAsync__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 188);
     CUresult tracer_result;
@@ -16092,10 +16227,11 @@ static CUresult cuda_traced_cuMemPoolExportToShareableHandle(cuda_cuMemPoolExpor
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(handle_out, pool, handleType, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolExportToShareableHandle) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolExportToShareableHandle__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolExportToShareableHandle) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolExportToShareableHandle__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 189);
     CUresult tracer_result;
@@ -16179,10 +16315,11 @@ static CUresult cuda_traced_cuMemPoolImportFromShareableHandle(cuda_cuMemPoolImp
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pool_out, handle, handleType, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolImportFromShareableHandle) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolImportFromShareableHandle__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolImportFromShareableHandle) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolImportFromShareableHandle__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 190);
     CUresult tracer_result;
@@ -16266,10 +16403,11 @@ static CUresult cuda_traced_cuMemPoolExportPointer(cuda_cuMemPoolExportPointer_f
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(shareData_out, ptr);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolExportPointer) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolExportPointer__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolExportPointer) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolExportPointer__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 191);
     CUresult tracer_result;
@@ -16345,10 +16483,11 @@ static CUresult cuda_traced_cuMemPoolImportPointer(cuda_cuMemPoolImportPointer_f
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ptr_out, pool, shareData);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolImportPointer) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolImportPointer__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolImportPointer) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolImportPointer__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 192);
     CUresult tracer_result;
@@ -16429,10 +16568,11 @@ static CUresult cuda_traced_cuMulticastCreate(cuda_cuMulticastCreate_fn *tracer_
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(mcHandle, prop);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastCreate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastCreate__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastCreate) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastCreate__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 193);
     CUresult tracer_result;
@@ -16508,10 +16648,11 @@ static CUresult cuda_traced_cuMulticastAddDevice(cuda_cuMulticastAddDevice_fn *t
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(mcHandle, dev);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastAddDevice) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastAddDevice__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastAddDevice) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastAddDevice__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 194);
     CUresult tracer_result;
@@ -16589,10 +16730,11 @@ static CUresult cuda_traced_cuMulticastBindMem(cuda_cuMulticastBindMem_fn *trace
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(mcHandle, mcOffset, memHandle, memOffset, size, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastBindMem) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastBindMem__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastBindMem) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastBindMem__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 195);
     CUresult tracer_result;
@@ -16681,10 +16823,11 @@ static CUresult cuda_traced_cuMulticastBindAddr(cuda_cuMulticastBindAddr_fn *tra
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(mcHandle, mcOffset, memptr, size, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastBindAddr) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastBindAddr__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastBindAddr) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastBindAddr__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 196);
     CUresult tracer_result;
@@ -16768,10 +16911,11 @@ static CUresult cuda_traced_cuMulticastUnbind(cuda_cuMulticastUnbind_fn *tracer_
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(mcHandle, dev, mcOffset, size);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastUnbind) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastUnbind__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastUnbind) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastUnbind__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 197);
     CUresult tracer_result;
@@ -16854,10 +16998,11 @@ static CUresult cuda_traced_cuMulticastGetGranularity(cuda_cuMulticastGetGranula
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(granularity, prop, option);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastGetGranularity) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastGetGranularity__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastGetGranularity) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastGetGranularity__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 198);
     CUresult tracer_result;
@@ -16937,10 +17082,11 @@ static CUresult cuda_traced_cuPointerGetAttribute(cuda_cuPointerGetAttribute_fn 
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(data, attribute, ptr);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuPointerGetAttribute) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuPointerGetAttribute__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuPointerGetAttribute) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuPointerGetAttribute__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 199);
     CUresult tracer_result;
@@ -17018,10 +17164,11 @@ static CUresult cuda_traced_cuMemPrefetchAsync_v2(cuda_cuMemPrefetchAsync_v2_fn 
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(devPtr, count, location, flags, hStream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPrefetchAsync_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPrefetchAsync_v2__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPrefetchAsync_v2) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPrefetchAsync_v2__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 200);
     CUresult tracer_result;
@@ -17105,10 +17252,11 @@ static CUresult cuda_traced_cuMemAdvise_v2(cuda_cuMemAdvise_v2_fn *tracer_real,
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(devPtr, count, advice, location);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAdvise_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAdvise_v2__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAdvise_v2) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAdvise_v2__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 201);
     CUresult tracer_result;
@@ -17192,10 +17340,11 @@ static CUresult cuda_traced_cuMemPrefetchBatchAsync(cuda_cuMemPrefetchBatchAsync
     return tracer_real(dptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags,
                        hStream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPrefetchBatchAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPrefetchBatchAsync__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPrefetchBatchAsync) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPrefetchBatchAsync__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 202);
     CUresult tracer_result;
@@ -17294,10 +17443,11 @@ static CUresult cuda_traced_cuMemDiscardBatchAsync(cuda_cuMemDiscardBatchAsync_f
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dptrs, sizes, count, flags, hStream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemDiscardBatchAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemDiscardBatchAsync__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemDiscardBatchAsync) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemDiscardBatchAsync__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 203);
     CUresult tracer_result;
@@ -17389,10 +17539,11 @@ static CUresult cuda_traced_cuMemDiscardAndPrefetchBatchAsync(cuda_cuMemDiscardA
     return tracer_real(dptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags,
                        hStream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemDiscardAndPrefetchBatchAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemDiscardAndPrefetchBatchAsync__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemDiscardAndPrefetchBatchAsync) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemDiscardAndPrefetchBatchAsync__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 204);
     CUresult tracer_result;
@@ -17493,10 +17644,11 @@ static CUresult cuda_traced_cuMemRangeGetAttribute(cuda_cuMemRangeGetAttribute_f
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(data, dataSize, attribute, devPtr, count);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRangeGetAttribute) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRangeGetAttribute__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRangeGetAttribute) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRangeGetAttribute__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 205);
     CUresult tracer_result;
@@ -17583,10 +17735,11 @@ static CUresult cuda_traced_cuMemRangeGetAttributes(cuda_cuMemRangeGetAttributes
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(data, dataSizes, attributes, numAttributes, devPtr, count);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRangeGetAttributes) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRangeGetAttributes__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRangeGetAttributes) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRangeGetAttributes__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 206);
     CUresult tracer_result;
@@ -17675,10 +17828,11 @@ static CUresult cuda_traced_cuPointerSetAttribute(cuda_cuPointerSetAttribute_fn 
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(value, attribute, ptr);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuPointerSetAttribute) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuPointerSetAttribute__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuPointerSetAttribute) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuPointerSetAttribute__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 207);
     CUresult tracer_result;
@@ -17757,10 +17911,11 @@ static CUresult cuda_traced_cuPointerGetAttributes(cuda_cuPointerGetAttributes_f
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(numAttributes, attributes, data, ptr);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuPointerGetAttributes) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuPointerGetAttributes__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuPointerGetAttributes) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuPointerGetAttributes__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 208);
     CUresult tracer_result;
@@ -17843,10 +17998,11 @@ static CUresult cuda_traced_cuStreamCreate(cuda_cuStreamCreate_fn *tracer_real,
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(phStream, Flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamCreate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamCreate__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamCreate) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamCreate__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 209);
     CUresult tracer_result;
@@ -17922,10 +18078,11 @@ static CUresult cuda_traced_cuStreamCreateWithPriority(cuda_cuStreamCreateWithPr
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(phStream, flags, priority);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamCreateWithPriority) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamCreateWithPriority__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamCreateWithPriority) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamCreateWithPriority__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 210);
     CUresult tracer_result;
@@ -18004,10 +18161,11 @@ static CUresult cuda_traced_cuStreamGetPriority(cuda_cuStreamGetPriority_fn *tra
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hStream, priority);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetPriority) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetPriority__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetPriority) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetPriority__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 211);
     CUresult tracer_result;
@@ -18083,10 +18241,11 @@ static CUresult cuda_traced_cuStreamGetDevice(cuda_cuStreamGetDevice_fn *tracer_
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hStream, device);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetDevice) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetDevice__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetDevice) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetDevice__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 212);
     CUresult tracer_result;
@@ -18161,10 +18320,11 @@ static CUresult cuda_traced_cuStreamGetFlags(cuda_cuStreamGetFlags_fn *tracer_re
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hStream, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetFlags) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetFlags__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetFlags) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetFlags__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 213);
     CUresult tracer_result;
@@ -18239,10 +18399,11 @@ static CUresult cuda_traced_cuStreamGetId(cuda_cuStreamGetId_fn *tracer_real,
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hStream, streamId);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetId) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetId__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetId) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetId__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 214);
     CUresult tracer_result;
@@ -18317,10 +18478,11 @@ static CUresult cuda_traced_cuStreamGetCtx(cuda_cuStreamGetCtx_fn *tracer_real,
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hStream, pctx);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetCtx) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetCtx__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetCtx) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetCtx__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 215);
     CUresult tracer_result;
@@ -18395,10 +18557,11 @@ static CUresult cuda_traced_cuStreamGetCtx_v2(cuda_cuStreamGetCtx_v2_fn *tracer_
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hStream, pCtx, pGreenCtx);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetCtx_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetCtx_v2__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetCtx_v2) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetCtx_v2__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 216);
     CUresult tracer_result;
@@ -18478,10 +18641,11 @@ static CUresult cuda_traced_cuStreamWaitEvent(cuda_cuStreamWaitEvent_fn *tracer_
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hStream, hEvent, Flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWaitEvent) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWaitEvent__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWaitEvent) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWaitEvent__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 217);
     CUresult tracer_result;
@@ -18560,10 +18724,11 @@ static CUresult cuda_traced_cuStreamAddCallback(cuda_cuStreamAddCallback_fn *tra
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hStream, callback, userData, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamAddCallback) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamAddCallback__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamAddCallback) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamAddCallback__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 218);
     CUresult tracer_result;
@@ -18644,10 +18809,11 @@ static CUresult cuda_traced_cuStreamBeginCapture_v2(cuda_cuStreamBeginCapture_v2
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hStream, mode);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamBeginCapture_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamBeginCapture_v2__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamBeginCapture_v2) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamBeginCapture_v2__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 219);
     CUresult tracer_result;
@@ -18726,10 +18892,11 @@ static CUresult cuda_traced_cuStreamBeginCaptureToGraph(cuda_cuStreamBeginCaptur
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hStream, hGraph, dependencies, dependencyData, numDependencies, mode);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamBeginCaptureToGraph) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamBeginCaptureToGraph__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamBeginCaptureToGraph) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamBeginCaptureToGraph__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 220);
     CUresult tracer_result;
@@ -18819,10 +18986,11 @@ static CUresult cuda_traced_cuThreadExchangeStreamCaptureMode(cuda_cuThreadExcha
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(mode);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuThreadExchangeStreamCaptureMode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuThreadExchangeStreamCaptureMode__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuThreadExchangeStreamCaptureMode) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuThreadExchangeStreamCaptureMode__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 221);
     CUresult tracer_result;
@@ -18896,10 +19064,11 @@ static CUresult cuda_traced_cuStreamEndCapture(cuda_cuStreamEndCapture_fn *trace
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hStream, phGraph);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamEndCapture) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamEndCapture__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamEndCapture) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamEndCapture__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 222);
     CUresult tracer_result;
@@ -18974,10 +19143,11 @@ static CUresult cuda_traced_cuStreamIsCapturing(cuda_cuStreamIsCapturing_fn *tra
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hStream, captureStatus);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamIsCapturing) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamIsCapturing__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamIsCapturing) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamIsCapturing__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 223);
     CUresult tracer_result;
@@ -19058,10 +19228,11 @@ static CUresult cuda_traced_cuStreamGetCaptureInfo_v3(cuda_cuStreamGetCaptureInf
     return tracer_real(hStream, captureStatus_out, id_out, graph_out, dependencies_out,
                        edgeData_out, numDependencies_out);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetCaptureInfo_v3) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetCaptureInfo_v3__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetCaptureInfo_v3) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetCaptureInfo_v3__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 224);
     CUresult tracer_result;
@@ -19166,10 +19337,11 @@ static CUresult cuda_traced_cuStreamUpdateCaptureDependencies_v2(cuda_cuStreamUp
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hStream, dependencies, dependencyData, numDependencies, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamUpdateCaptureDependencies_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamUpdateCaptureDependencies_v2__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamUpdateCaptureDependencies_v2) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamUpdateCaptureDependencies_v2__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 225);
     CUresult tracer_result;
@@ -19257,10 +19429,11 @@ static CUresult cuda_traced_cuStreamAttachMemAsync(cuda_cuStreamAttachMemAsync_f
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hStream, dptr, length, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamAttachMemAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamAttachMemAsync__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamAttachMemAsync) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamAttachMemAsync__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 226);
     CUresult tracer_result;
@@ -19340,10 +19513,11 @@ static CUresult cuda_traced_cuStreamQuery(cuda_cuStreamQuery_fn *tracer_real,
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hStream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamQuery) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamQuery__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamQuery) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamQuery__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 227);
     CUresult tracer_result;
@@ -19472,10 +19646,11 @@ static CUresult cuda_traced_cuStreamDestroy_v2(cuda_cuStreamDestroy_v2_fn *trace
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hStream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamDestroy_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamDestroy_v2__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamDestroy_v2) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamDestroy_v2__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 229);
     CUresult tracer_result;
@@ -19547,10 +19722,11 @@ static CUresult cuda_traced_cuStreamCopyAttributes(cuda_cuStreamCopyAttributes_f
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, src);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamCopyAttributes) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamCopyAttributes__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamCopyAttributes) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamCopyAttributes__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 230);
     CUresult tracer_result;
@@ -19624,10 +19800,11 @@ static CUresult cuda_traced_cuStreamGetAttribute(cuda_cuStreamGetAttribute_fn *t
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hStream, attr, value_out);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetAttribute) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetAttribute__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetAttribute) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetAttribute__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 231);
     CUresult tracer_result;
@@ -19706,10 +19883,11 @@ static CUresult cuda_traced_cuStreamSetAttribute(cuda_cuStreamSetAttribute_fn *t
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hStream, attr, value);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamSetAttribute) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamSetAttribute__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamSetAttribute) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamSetAttribute__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 232);
     CUresult tracer_result;
@@ -19786,10 +19964,11 @@ static CUresult cuda_traced_cuEventCreate(cuda_cuEventCreate_fn *tracer_real,
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(phEvent, Flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventCreate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventCreate__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventCreate) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventCreate__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 233);
     CUresult tracer_result;
@@ -19864,10 +20043,11 @@ static CUresult cuda_traced_cuEventRecord(cuda_cuEventRecord_fn *tracer_real,
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hEvent, hStream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventRecord) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventRecord__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventRecord) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventRecord__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 234);
     CUresult tracer_result;
@@ -19941,10 +20121,11 @@ static CUresult cuda_traced_cuEventRecordWithFlags(cuda_cuEventRecordWithFlags_f
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hEvent, hStream, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventRecordWithFlags) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventRecordWithFlags__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventRecordWithFlags) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventRecordWithFlags__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 235);
     CUresult tracer_result;
@@ -20021,10 +20202,11 @@ static CUresult cuda_traced_cuEventQuery(cuda_cuEventQuery_fn *tracer_real,
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hEvent);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventQuery) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventQuery__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventQuery) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventQuery__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 236);
     CUresult tracer_result;
@@ -20153,10 +20335,11 @@ static CUresult cuda_traced_cuEventDestroy_v2(cuda_cuEventDestroy_v2_fn *tracer_
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hEvent);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventDestroy_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventDestroy_v2__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventDestroy_v2) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventDestroy_v2__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 238);
     CUresult tracer_result;
@@ -20228,10 +20411,11 @@ static CUresult cuda_traced_cuEventElapsedTime_v2(cuda_cuEventElapsedTime_v2_fn 
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pMilliseconds, hStart, hEnd);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventElapsedTime_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventElapsedTime_v2__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventElapsedTime_v2) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventElapsedTime_v2__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 239);
     CUresult tracer_result;
@@ -20311,10 +20495,11 @@ static CUresult cuda_traced_cuImportExternalMemory(cuda_cuImportExternalMemory_f
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(extMem_out, memHandleDesc);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuImportExternalMemory) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuImportExternalMemory__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuImportExternalMemory) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuImportExternalMemory__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 240);
     CUresult tracer_result;
@@ -20393,10 +20578,11 @@ static CUresult cuda_traced_cuExternalMemoryGetMappedBuffer(cuda_cuExternalMemor
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(devPtr, extMem, bufferDesc);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuExternalMemoryGetMappedBuffer) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuExternalMemoryGetMappedBuffer__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuExternalMemoryGetMappedBuffer) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuExternalMemoryGetMappedBuffer__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 241);
     CUresult tracer_result;
@@ -20478,10 +20664,11 @@ static CUresult cuda_traced_cuExternalMemoryGetMappedMipmappedArray(cuda_cuExter
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(mipmap, extMem, mipmapDesc);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuExternalMemoryGetMappedMipmappedArray) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuExternalMemoryGetMappedMipmappedArray__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuExternalMemoryGetMappedMipmappedArray) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuExternalMemoryGetMappedMipmappedArray__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 242);
     CUresult tracer_result;
@@ -20562,10 +20749,11 @@ static CUresult cuda_traced_cuDestroyExternalMemory(cuda_cuDestroyExternalMemory
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(extMem);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDestroyExternalMemory) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDestroyExternalMemory__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDestroyExternalMemory) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDestroyExternalMemory__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 243);
     CUresult tracer_result;
@@ -20638,10 +20826,11 @@ static CUresult cuda_traced_cuImportExternalSemaphore(cuda_cuImportExternalSemap
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(extSem_out, semHandleDesc);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuImportExternalSemaphore) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuImportExternalSemaphore__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuImportExternalSemaphore) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuImportExternalSemaphore__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 244);
     CUresult tracer_result;
@@ -20721,10 +20910,11 @@ static CUresult cuda_traced_cuSignalExternalSemaphoresAsync(cuda_cuSignalExterna
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(extSemArray, paramsArray, numExtSems, stream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSignalExternalSemaphoresAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSignalExternalSemaphoresAsync__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSignalExternalSemaphoresAsync) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSignalExternalSemaphoresAsync__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 245);
     CUresult tracer_result;
@@ -20808,10 +20998,11 @@ static CUresult cuda_traced_cuWaitExternalSemaphoresAsync(cuda_cuWaitExternalSem
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(extSemArray, paramsArray, numExtSems, stream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuWaitExternalSemaphoresAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuWaitExternalSemaphoresAsync__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuWaitExternalSemaphoresAsync) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuWaitExternalSemaphoresAsync__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 246);
     CUresult tracer_result;
@@ -20893,10 +21084,11 @@ static CUresult cuda_traced_cuDestroyExternalSemaphore(cuda_cuDestroyExternalSem
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(extSem);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDestroyExternalSemaphore) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDestroyExternalSemaphore__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDestroyExternalSemaphore) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDestroyExternalSemaphore__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 247);
     CUresult tracer_result;
@@ -20969,10 +21161,11 @@ static CUresult cuda_traced_cuStreamWaitValue32_v2(cuda_cuStreamWaitValue32_v2_f
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, addr, value, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWaitValue32_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWaitValue32_v2__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWaitValue32_v2) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWaitValue32_v2__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 248);
     CUresult tracer_result;
@@ -21054,10 +21247,11 @@ static CUresult cuda_traced_cuStreamWaitValue64_v2(cuda_cuStreamWaitValue64_v2_f
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, addr, value, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWaitValue64_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWaitValue64_v2__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWaitValue64_v2) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWaitValue64_v2__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 249);
     CUresult tracer_result;
@@ -21139,10 +21333,11 @@ static CUresult cuda_traced_cuStreamWriteValue32_v2(cuda_cuStreamWriteValue32_v2
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, addr, value, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWriteValue32_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWriteValue32_v2__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWriteValue32_v2) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWriteValue32_v2__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 250);
     CUresult tracer_result;
@@ -21224,10 +21419,11 @@ static CUresult cuda_traced_cuStreamWriteValue64_v2(cuda_cuStreamWriteValue64_v2
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, addr, value, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWriteValue64_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWriteValue64_v2__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWriteValue64_v2) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWriteValue64_v2__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 251);
     CUresult tracer_result;
@@ -21310,10 +21506,11 @@ static CUresult cuda_traced_cuStreamBatchMemOp_v2(cuda_cuStreamBatchMemOp_v2_fn 
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, count, paramArray, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamBatchMemOp_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamBatchMemOp_v2__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamBatchMemOp_v2) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamBatchMemOp_v2__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 252);
     CUresult tracer_result;
@@ -21394,10 +21591,11 @@ static CUresult cuda_traced_cuFuncGetAttribute(cuda_cuFuncGetAttribute_fn *trace
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pi, attrib, hfunc);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetAttribute) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetAttribute__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetAttribute) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetAttribute__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 253);
     CUresult tracer_result;
@@ -21474,10 +21672,11 @@ static CUresult cuda_traced_cuFuncSetAttribute(cuda_cuFuncSetAttribute_fn *trace
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hfunc, attrib, value);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetAttribute) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetAttribute__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetAttribute) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetAttribute__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 254);
     CUresult tracer_result;
@@ -21554,10 +21753,11 @@ static CUresult cuda_traced_cuFuncSetCacheConfig(cuda_cuFuncSetCacheConfig_fn *t
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hfunc, config);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetCacheConfig) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetCacheConfig__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetCacheConfig) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetCacheConfig__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 255);
     CUresult tracer_result;
@@ -21631,10 +21831,11 @@ static CUresult cuda_traced_cuFuncGetModule(cuda_cuFuncGetModule_fn *tracer_real
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hmod, hfunc);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetModule) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetModule__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetModule) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetModule__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 256);
     CUresult tracer_result;
@@ -21709,10 +21910,11 @@ static CUresult cuda_traced_cuFuncGetName(cuda_cuFuncGetName_fn *tracer_real,
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(name, hfunc);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetName) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetName__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetName) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetName__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 257);
     CUresult tracer_result;
@@ -21788,10 +21990,11 @@ static CUresult cuda_traced_cuFuncGetParamInfo(cuda_cuFuncGetParamInfo_fn *trace
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(func, paramIndex, paramOffset, paramSize);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetParamInfo) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetParamInfo__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetParamInfo) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetParamInfo__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 258);
     CUresult tracer_result;
@@ -21874,10 +22077,11 @@ static CUresult cuda_traced_cuFuncIsLoaded(cuda_cuFuncIsLoaded_fn *tracer_real,
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(state, function);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncIsLoaded) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncIsLoaded__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncIsLoaded) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncIsLoaded__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 259);
     CUresult tracer_result;
@@ -21951,10 +22155,11 @@ static CUresult cuda_traced_cuFuncLoad(cuda_cuFuncLoad_fn *tracer_real, const vo
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(function);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncLoad) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncLoad__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncLoad) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncLoad__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 260);
     CUresult tracer_result;
@@ -22321,10 +22526,11 @@ static CUresult cuda_traced_cuLaunchCooperativeKernelMultiDevice(cuda_cuLaunchCo
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(launchParamsList, numDevices, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchCooperativeKernelMultiDevice) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchCooperativeKernelMultiDevice__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchCooperativeKernelMultiDevice) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchCooperativeKernelMultiDevice__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 264);
     CUresult tracer_result;
@@ -22403,10 +22609,11 @@ static CUresult cuda_traced_cuLaunchHostFunc(cuda_cuLaunchHostFunc_fn *tracer_re
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hStream, fn, userData);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchHostFunc) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchHostFunc__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchHostFunc) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchHostFunc__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 265);
     CUresult tracer_result;
@@ -22483,10 +22690,11 @@ static CUresult cuda_traced_cuFuncSetBlockShape(cuda_cuFuncSetBlockShape_fn *tra
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hfunc, x, y, z);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetBlockShape) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetBlockShape__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetBlockShape) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetBlockShape__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 266);
     CUresult tracer_result;
@@ -22565,10 +22773,11 @@ static CUresult cuda_traced_cuFuncSetSharedSize(cuda_cuFuncSetSharedSize_fn *tra
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hfunc, bytes);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetSharedSize) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetSharedSize__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetSharedSize) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetSharedSize__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 267);
     CUresult tracer_result;
@@ -22642,10 +22851,11 @@ static CUresult cuda_traced_cuParamSetSize(cuda_cuParamSetSize_fn *tracer_real,
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hfunc, numbytes);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetSize) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetSize__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetSize) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetSize__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 268);
     CUresult tracer_result;
@@ -22718,10 +22928,11 @@ static CUresult cuda_traced_cuParamSeti(cuda_cuParamSeti_fn *tracer_real, const 
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hfunc, offset, value);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSeti) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSeti__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSeti) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSeti__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 269);
     CUresult tracer_result;
@@ -22796,10 +23007,11 @@ static CUresult cuda_traced_cuParamSetf(cuda_cuParamSetf_fn *tracer_real, const 
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hfunc, offset, value);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetf) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetf__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetf) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetf__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 270);
     CUresult tracer_result;
@@ -22875,10 +23087,11 @@ static CUresult cuda_traced_cuParamSetv(cuda_cuParamSetv_fn *tracer_real, const 
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hfunc, offset, ptr, numbytes);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetv) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetv__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetv) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetv__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 271);
     CUresult tracer_result;
@@ -22957,10 +23170,11 @@ static CUresult cuda_traced_cuLaunch(cuda_cuLaunch_fn *tracer_real, const void *
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(f);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunch) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunch__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunch) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunch__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 272);
     CUresult tracer_result;
@@ -23032,10 +23246,11 @@ static CUresult cuda_traced_cuLaunchGrid(cuda_cuLaunchGrid_fn *tracer_real,
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(f, grid_width, grid_height);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchGrid) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchGrid__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchGrid) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchGrid__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 273);
     CUresult tracer_result;
@@ -23113,10 +23328,11 @@ static CUresult cuda_traced_cuLaunchGridAsync(cuda_cuLaunchGridAsync_fn *tracer_
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(f, grid_width, grid_height, hStream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchGridAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchGridAsync__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchGridAsync) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchGridAsync__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 274);
     CUresult tracer_result;
@@ -23196,10 +23412,11 @@ static CUresult cuda_traced_cuParamSetTexRef(cuda_cuParamSetTexRef_fn *tracer_re
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hfunc, texunit, hTexRef);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetTexRef) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetTexRef__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetTexRef) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetTexRef__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 275);
     CUresult tracer_result;
@@ -23277,10 +23494,11 @@ static CUresult cuda_traced_cuFuncSetSharedMemConfig(cuda_cuFuncSetSharedMemConf
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hfunc, config);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetSharedMemConfig) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetSharedMemConfig__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetSharedMemConfig) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetSharedMemConfig__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 276);
     CUresult tracer_result;
@@ -23355,10 +23573,11 @@ static CUresult cuda_traced_cuGraphCreate(cuda_cuGraphCreate_fn *tracer_real,
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(phGraph, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphCreate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphCreate__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphCreate) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphCreate__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 277);
     CUresult tracer_result;
@@ -23436,10 +23655,11 @@ static CUresult cuda_traced_cuGraphAddKernelNode_v2(cuda_cuGraphAddKernelNode_v2
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(phGraphNode, hGraph, dependencies, numDependencies, nodeParams);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddKernelNode_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddKernelNode_v2__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddKernelNode_v2) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddKernelNode_v2__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 278);
     CUresult tracer_result;
@@ -23526,10 +23746,11 @@ static CUresult cuda_traced_cuGraphKernelNodeGetParams_v2(cuda_cuGraphKernelNode
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hNode, nodeParams);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeGetParams_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeGetParams_v2__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeGetParams_v2) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeGetParams_v2__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 279);
     CUresult tracer_result;
@@ -23605,10 +23826,11 @@ static CUresult cuda_traced_cuGraphKernelNodeSetParams_v2(cuda_cuGraphKernelNode
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hNode, nodeParams);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeSetParams_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeSetParams_v2__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeSetParams_v2) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeSetParams_v2__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 280);
     CUresult tracer_result;
@@ -23686,10 +23908,11 @@ static CUresult cuda_traced_cuGraphAddMemcpyNode(cuda_cuGraphAddMemcpyNode_fn *t
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(phGraphNode, hGraph, dependencies, numDependencies, copyParams, ctx);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemcpyNode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemcpyNode__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemcpyNode) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemcpyNode__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 281);
     CUresult tracer_result;
@@ -23777,10 +24000,11 @@ static CUresult cuda_traced_cuGraphMemcpyNodeGetParams(cuda_cuGraphMemcpyNodeGet
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hNode, nodeParams);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemcpyNodeGetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemcpyNodeGetParams__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemcpyNodeGetParams) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemcpyNodeGetParams__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 282);
     CUresult tracer_result;
@@ -23855,10 +24079,11 @@ static CUresult cuda_traced_cuGraphMemcpyNodeSetParams(cuda_cuGraphMemcpyNodeSet
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hNode, nodeParams);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemcpyNodeSetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemcpyNodeSetParams__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemcpyNodeSetParams) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemcpyNodeSetParams__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 283);
     CUresult tracer_result;
@@ -23937,10 +24162,11 @@ static CUresult cuda_traced_cuGraphAddMemsetNode(cuda_cuGraphAddMemsetNode_fn *t
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(phGraphNode, hGraph, dependencies, numDependencies, memsetParams, ctx);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemsetNode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemsetNode__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemsetNode) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemsetNode__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 284);
     CUresult tracer_result;
@@ -24029,10 +24255,11 @@ static CUresult cuda_traced_cuGraphMemsetNodeGetParams(cuda_cuGraphMemsetNodeGet
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hNode, nodeParams);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemsetNodeGetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemsetNodeGetParams__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemsetNodeGetParams) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemsetNodeGetParams__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 285);
     CUresult tracer_result;
@@ -24107,10 +24334,11 @@ static CUresult cuda_traced_cuGraphMemsetNodeSetParams(cuda_cuGraphMemsetNodeSet
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hNode, nodeParams);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemsetNodeSetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemsetNodeSetParams__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemsetNodeSetParams) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemsetNodeSetParams__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 286);
     CUresult tracer_result;
@@ -24187,10 +24415,11 @@ static CUresult cuda_traced_cuGraphAddHostNode(cuda_cuGraphAddHostNode_fn *trace
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(phGraphNode, hGraph, dependencies, numDependencies, nodeParams);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddHostNode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddHostNode__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddHostNode) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddHostNode__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 287);
     CUresult tracer_result;
@@ -24276,10 +24505,11 @@ static CUresult cuda_traced_cuGraphHostNodeGetParams(cuda_cuGraphHostNodeGetPara
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hNode, nodeParams);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphHostNodeGetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphHostNodeGetParams__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphHostNodeGetParams) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphHostNodeGetParams__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 288);
     CUresult tracer_result;
@@ -24354,10 +24584,11 @@ static CUresult cuda_traced_cuGraphHostNodeSetParams(cuda_cuGraphHostNodeSetPara
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hNode, nodeParams);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphHostNodeSetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphHostNodeSetParams__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphHostNodeSetParams) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphHostNodeSetParams__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 289);
     CUresult tracer_result;
@@ -24434,10 +24665,11 @@ static CUresult cuda_traced_cuGraphAddChildGraphNode(cuda_cuGraphAddChildGraphNo
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(phGraphNode, hGraph, dependencies, numDependencies, childGraph);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddChildGraphNode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddChildGraphNode__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddChildGraphNode) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddChildGraphNode__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 290);
     CUresult tracer_result;
@@ -24523,10 +24755,11 @@ static CUresult cuda_traced_cuGraphChildGraphNodeGetGraph(cuda_cuGraphChildGraph
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hNode, phGraph);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphChildGraphNodeGetGraph) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphChildGraphNodeGetGraph__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphChildGraphNodeGetGraph) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphChildGraphNodeGetGraph__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 291);
     CUresult tracer_result;
@@ -24603,10 +24836,11 @@ static CUresult cuda_traced_cuGraphAddEmptyNode(cuda_cuGraphAddEmptyNode_fn *tra
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(phGraphNode, hGraph, dependencies, numDependencies);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddEmptyNode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddEmptyNode__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddEmptyNode) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddEmptyNode__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 292);
     CUresult tracer_result;
@@ -24690,10 +24924,11 @@ static CUresult cuda_traced_cuGraphAddEventRecordNode(cuda_cuGraphAddEventRecord
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(phGraphNode, hGraph, dependencies, numDependencies, event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddEventRecordNode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddEventRecordNode__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddEventRecordNode) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddEventRecordNode__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 293);
     CUresult tracer_result;
@@ -24780,10 +25015,11 @@ static CUresult cuda_traced_cuGraphEventRecordNodeGetEvent(cuda_cuGraphEventReco
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hNode, event_out);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventRecordNodeGetEvent) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventRecordNodeGetEvent__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventRecordNodeGetEvent) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventRecordNodeGetEvent__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 294);
     CUresult tracer_result;
@@ -24859,10 +25095,11 @@ static CUresult cuda_traced_cuGraphEventRecordNodeSetEvent(cuda_cuGraphEventReco
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hNode, event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventRecordNodeSetEvent) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventRecordNodeSetEvent__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventRecordNodeSetEvent) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventRecordNodeSetEvent__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 295);
     CUresult tracer_result;
@@ -24939,10 +25176,11 @@ static CUresult cuda_traced_cuGraphAddEventWaitNode(cuda_cuGraphAddEventWaitNode
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(phGraphNode, hGraph, dependencies, numDependencies, event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddEventWaitNode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddEventWaitNode__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddEventWaitNode) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddEventWaitNode__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 296);
     CUresult tracer_result;
@@ -25028,10 +25266,11 @@ static CUresult cuda_traced_cuGraphEventWaitNodeGetEvent(cuda_cuGraphEventWaitNo
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hNode, event_out);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventWaitNodeGetEvent) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventWaitNodeGetEvent__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventWaitNodeGetEvent) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventWaitNodeGetEvent__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 297);
     CUresult tracer_result;
@@ -25107,10 +25346,11 @@ static CUresult cuda_traced_cuGraphEventWaitNodeSetEvent(cuda_cuGraphEventWaitNo
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hNode, event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventWaitNodeSetEvent) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventWaitNodeSetEvent__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventWaitNodeSetEvent) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventWaitNodeSetEvent__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 298);
     CUresult tracer_result;
@@ -25189,10 +25429,11 @@ static CUresult cuda_traced_cuGraphAddExternalSemaphoresSignalNode(cuda_cuGraphA
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(phGraphNode, hGraph, dependencies, numDependencies, nodeParams);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddExternalSemaphoresSignalNode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddExternalSemaphoresSignalNode__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddExternalSemaphoresSignalNode) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddExternalSemaphoresSignalNode__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 299);
     CUresult tracer_result;
@@ -25282,10 +25523,11 @@ static CUresult cuda_traced_cuGraphExternalSemaphoresSignalNodeGetParams(cuda_cu
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hNode, params_out);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresSignalNodeGetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresSignalNodeGetParams__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresSignalNodeGetParams) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresSignalNodeGetParams__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 300);
     CUresult tracer_result;
@@ -25363,10 +25605,11 @@ static CUresult cuda_traced_cuGraphExternalSemaphoresSignalNodeSetParams(cuda_cu
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hNode, nodeParams);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresSignalNodeSetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresSignalNodeSetParams__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresSignalNodeSetParams) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresSignalNodeSetParams__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 301);
     CUresult tracer_result;
@@ -25447,10 +25690,11 @@ static CUresult cuda_traced_cuGraphAddExternalSemaphoresWaitNode(cuda_cuGraphAdd
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(phGraphNode, hGraph, dependencies, numDependencies, nodeParams);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddExternalSemaphoresWaitNode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddExternalSemaphoresWaitNode__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddExternalSemaphoresWaitNode) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddExternalSemaphoresWaitNode__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 302);
     CUresult tracer_result;
@@ -25539,10 +25783,11 @@ static CUresult cuda_traced_cuGraphExternalSemaphoresWaitNodeGetParams(cuda_cuGr
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hNode, params_out);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresWaitNodeGetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresWaitNodeGetParams__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresWaitNodeGetParams) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresWaitNodeGetParams__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 303);
     CUresult tracer_result;
@@ -25620,10 +25865,11 @@ static CUresult cuda_traced_cuGraphExternalSemaphoresWaitNodeSetParams(cuda_cuGr
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hNode, nodeParams);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresWaitNodeSetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresWaitNodeSetParams__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresWaitNodeSetParams) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresWaitNodeSetParams__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 304);
     CUresult tracer_result;
@@ -25703,10 +25949,11 @@ static CUresult cuda_traced_cuGraphAddBatchMemOpNode(cuda_cuGraphAddBatchMemOpNo
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(phGraphNode, hGraph, dependencies, numDependencies, nodeParams);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddBatchMemOpNode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddBatchMemOpNode__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddBatchMemOpNode) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddBatchMemOpNode__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 305);
     CUresult tracer_result;
@@ -25793,10 +26040,11 @@ static CUresult cuda_traced_cuGraphBatchMemOpNodeGetParams(cuda_cuGraphBatchMemO
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hNode, nodeParams_out);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphBatchMemOpNodeGetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphBatchMemOpNodeGetParams__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphBatchMemOpNodeGetParams) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphBatchMemOpNodeGetParams__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 306);
     CUresult tracer_result;
@@ -25873,10 +26121,11 @@ static CUresult cuda_traced_cuGraphBatchMemOpNodeSetParams(cuda_cuGraphBatchMemO
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hNode, nodeParams);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphBatchMemOpNodeSetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphBatchMemOpNodeSetParams__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphBatchMemOpNodeSetParams) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphBatchMemOpNodeSetParams__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 307);
     CUresult tracer_result;
@@ -25954,10 +26203,11 @@ static CUresult cuda_traced_cuGraphExecBatchMemOpNodeSetParams(cuda_cuGraphExecB
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, nodeParams);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecBatchMemOpNodeSetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecBatchMemOpNodeSetParams__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecBatchMemOpNodeSetParams) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecBatchMemOpNodeSetParams__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 308);
     CUresult tracer_result;
@@ -26039,10 +26289,11 @@ static CUresult cuda_traced_cuGraphAddMemAllocNode(cuda_cuGraphAddMemAllocNode_f
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(phGraphNode, hGraph, dependencies, numDependencies, nodeParams);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemAllocNode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemAllocNode__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemAllocNode) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemAllocNode__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 309);
     CUresult tracer_result;
@@ -26129,10 +26380,11 @@ static CUresult cuda_traced_cuGraphMemAllocNodeGetParams(cuda_cuGraphMemAllocNod
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hNode, params_out);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemAllocNodeGetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemAllocNodeGetParams__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemAllocNodeGetParams) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemAllocNodeGetParams__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 310);
     CUresult tracer_result;
@@ -26209,10 +26461,11 @@ static CUresult cuda_traced_cuGraphAddMemFreeNode(cuda_cuGraphAddMemFreeNode_fn 
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(phGraphNode, hGraph, dependencies, numDependencies, dptr);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemFreeNode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemFreeNode__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemFreeNode) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemFreeNode__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 311);
     CUresult tracer_result;
@@ -26298,10 +26551,11 @@ static CUresult cuda_traced_cuGraphMemFreeNodeGetParams(cuda_cuGraphMemFreeNodeG
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hNode, dptr_out);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemFreeNodeGetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemFreeNodeGetParams__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemFreeNodeGetParams) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemFreeNodeGetParams__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 312);
     CUresult tracer_result;
@@ -26376,10 +26630,11 @@ static CUresult cuda_traced_cuDeviceGraphMemTrim(cuda_cuDeviceGraphMemTrim_fn *t
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGraphMemTrim) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGraphMemTrim__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGraphMemTrim) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGraphMemTrim__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 313);
     CUresult tracer_result;
@@ -26451,10 +26706,11 @@ static CUresult cuda_traced_cuDeviceGetGraphMemAttribute(cuda_cuDeviceGetGraphMe
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device, attr, value);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetGraphMemAttribute) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetGraphMemAttribute__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetGraphMemAttribute) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetGraphMemAttribute__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 314);
     CUresult tracer_result;
@@ -26531,10 +26787,11 @@ static CUresult cuda_traced_cuDeviceSetGraphMemAttribute(cuda_cuDeviceSetGraphMe
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device, attr, value);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceSetGraphMemAttribute) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceSetGraphMemAttribute__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceSetGraphMemAttribute) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceSetGraphMemAttribute__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 315);
     CUresult tracer_result;
@@ -26611,10 +26868,11 @@ static CUresult cuda_traced_cuGraphClone(cuda_cuGraphClone_fn *tracer_real,
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(phGraphClone, originalGraph);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphClone) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphClone__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphClone) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphClone__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 316);
     CUresult tracer_result;
@@ -26690,10 +26948,11 @@ static CUresult cuda_traced_cuGraphNodeFindInClone(cuda_cuGraphNodeFindInClone_f
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(phNode, hOriginalNode, hClonedGraph);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeFindInClone) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeFindInClone__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeFindInClone) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeFindInClone__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 317);
     CUresult tracer_result;
@@ -26772,10 +27031,11 @@ static CUresult cuda_traced_cuGraphNodeGetType(cuda_cuGraphNodeGetType_fn *trace
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hNode, type);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetType) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetType__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetType) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetType__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 318);
     CUresult tracer_result;
@@ -26850,10 +27110,11 @@ static CUresult cuda_traced_cuGraphGetNodes(cuda_cuGraphGetNodes_fn *tracer_real
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraph, nodes, numNodes);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphGetNodes) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphGetNodes__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphGetNodes) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphGetNodes__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 319);
     CUresult tracer_result;
@@ -26933,10 +27194,11 @@ static CUresult cuda_traced_cuGraphGetRootNodes(cuda_cuGraphGetRootNodes_fn *tra
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraph, rootNodes, numRootNodes);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphGetRootNodes) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphGetRootNodes__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphGetRootNodes) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphGetRootNodes__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 320);
     CUresult tracer_result;
@@ -27017,10 +27279,11 @@ static CUresult cuda_traced_cuGraphGetEdges_v2(cuda_cuGraphGetEdges_v2_fn *trace
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraph, from, to, edgeData, numEdges);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphGetEdges_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphGetEdges_v2__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphGetEdges_v2) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphGetEdges_v2__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 321);
     CUresult tracer_result;
@@ -27109,10 +27372,11 @@ static CUresult cuda_traced_cuGraphNodeGetDependencies_v2(cuda_cuGraphNodeGetDep
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hNode, dependencies, edgeData, numDependencies);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetDependencies_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetDependencies_v2__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetDependencies_v2) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetDependencies_v2__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 322);
     CUresult tracer_result;
@@ -27198,10 +27462,11 @@ static CUresult cuda_traced_cuGraphNodeGetDependentNodes_v2(cuda_cuGraphNodeGetD
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hNode, dependentNodes, edgeData, numDependentNodes);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetDependentNodes_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetDependentNodes_v2__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetDependentNodes_v2) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetDependentNodes_v2__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 323);
     CUresult tracer_result;
@@ -27288,10 +27553,11 @@ static CUresult cuda_traced_cuGraphAddDependencies_v2(cuda_cuGraphAddDependencie
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraph, from, to, edgeData, numDependencies);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddDependencies_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddDependencies_v2__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddDependencies_v2) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddDependencies_v2__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 324);
     CUresult tracer_result;
@@ -27377,10 +27643,11 @@ static CUresult cuda_traced_cuGraphRemoveDependencies_v2(cuda_cuGraphRemoveDepen
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraph, from, to, edgeData, numDependencies);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphRemoveDependencies_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphRemoveDependencies_v2__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphRemoveDependencies_v2) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphRemoveDependencies_v2__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 325);
     CUresult tracer_result;
@@ -27463,10 +27730,11 @@ static CUresult cuda_traced_cuGraphDestroyNode(cuda_cuGraphDestroyNode_fn *trace
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hNode);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphDestroyNode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphDestroyNode__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphDestroyNode) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphDestroyNode__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 326);
     CUresult tracer_result;
@@ -27539,10 +27807,11 @@ static CUresult cuda_traced_cuGraphInstantiateWithFlags(cuda_cuGraphInstantiateW
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(phGraphExec, hGraph, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphInstantiateWithFlags) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphInstantiateWithFlags__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphInstantiateWithFlags) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphInstantiateWithFlags__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 327);
     CUresult tracer_result;
@@ -27623,10 +27892,11 @@ static CUresult cuda_traced_cuGraphInstantiateWithParams(cuda_cuGraphInstantiate
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(phGraphExec, hGraph, instantiateParams);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphInstantiateWithParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphInstantiateWithParams__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphInstantiateWithParams) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphInstantiateWithParams__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 328);
     CUresult tracer_result;
@@ -27706,10 +27976,11 @@ static CUresult cuda_traced_cuGraphExecGetFlags(cuda_cuGraphExecGetFlags_fn *tra
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecGetFlags) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecGetFlags__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecGetFlags) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecGetFlags__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 329);
     CUresult tracer_result;
@@ -27787,10 +28058,11 @@ static CUresult cuda_traced_cuGraphExecKernelNodeSetParams_v2(cuda_cuGraphExecKe
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, nodeParams);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecKernelNodeSetParams_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecKernelNodeSetParams_v2__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecKernelNodeSetParams_v2) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecKernelNodeSetParams_v2__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 330);
     CUresult tracer_result;
@@ -27872,10 +28144,11 @@ static CUresult cuda_traced_cuGraphExecMemcpyNodeSetParams(cuda_cuGraphExecMemcp
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, copyParams, ctx);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecMemcpyNodeSetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecMemcpyNodeSetParams__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecMemcpyNodeSetParams) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecMemcpyNodeSetParams__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 331);
     CUresult tracer_result;
@@ -27959,10 +28232,11 @@ static CUresult cuda_traced_cuGraphExecMemsetNodeSetParams(cuda_cuGraphExecMemse
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, memsetParams, ctx);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecMemsetNodeSetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecMemsetNodeSetParams__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecMemsetNodeSetParams) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecMemsetNodeSetParams__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 332);
     CUresult tracer_result;
@@ -28044,10 +28318,11 @@ static CUresult cuda_traced_cuGraphExecHostNodeSetParams(cuda_cuGraphExecHostNod
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, nodeParams);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecHostNodeSetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecHostNodeSetParams__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecHostNodeSetParams) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecHostNodeSetParams__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 333);
     CUresult tracer_result;
@@ -28128,10 +28403,11 @@ static CUresult cuda_traced_cuGraphExecChildGraphNodeSetParams(cuda_cuGraphExecC
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, childGraph);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecChildGraphNodeSetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecChildGraphNodeSetParams__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecChildGraphNodeSetParams) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecChildGraphNodeSetParams__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 334);
     CUresult tracer_result;
@@ -28211,10 +28487,11 @@ static CUresult cuda_traced_cuGraphExecEventRecordNodeSetEvent(cuda_cuGraphExecE
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecEventRecordNodeSetEvent) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecEventRecordNodeSetEvent__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecEventRecordNodeSetEvent) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecEventRecordNodeSetEvent__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 335);
     CUresult tracer_result;
@@ -28293,10 +28570,11 @@ static CUresult cuda_traced_cuGraphExecEventWaitNodeSetEvent(cuda_cuGraphExecEve
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecEventWaitNodeSetEvent) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecEventWaitNodeSetEvent__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecEventWaitNodeSetEvent) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecEventWaitNodeSetEvent__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 336);
     CUresult tracer_result;
@@ -28376,10 +28654,11 @@ static CUresult cuda_traced_cuGraphExecExternalSemaphoresSignalNodeSetParams(cud
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, nodeParams);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecExternalSemaphoresSignalNodeSetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecExternalSemaphoresSignalNodeSetParams__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecExternalSemaphoresSignalNodeSetParams) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecExternalSemaphoresSignalNodeSetParams__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 337);
     CUresult tracer_result;
@@ -28462,10 +28741,11 @@ static CUresult cuda_traced_cuGraphExecExternalSemaphoresWaitNodeSetParams(cuda_
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, nodeParams);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecExternalSemaphoresWaitNodeSetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecExternalSemaphoresWaitNodeSetParams__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecExternalSemaphoresWaitNodeSetParams) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecExternalSemaphoresWaitNodeSetParams__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 338);
     CUresult tracer_result;
@@ -28545,10 +28825,11 @@ static CUresult cuda_traced_cuGraphNodeSetEnabled(cuda_cuGraphNodeSetEnabled_fn 
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, isEnabled);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeSetEnabled) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeSetEnabled__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeSetEnabled) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeSetEnabled__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 339);
     CUresult tracer_result;
@@ -28626,10 +28907,11 @@ static CUresult cuda_traced_cuGraphNodeGetEnabled(cuda_cuGraphNodeGetEnabled_fn 
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, isEnabled);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetEnabled) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetEnabled__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetEnabled) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetEnabled__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 340);
     CUresult tracer_result;
@@ -28708,10 +28990,11 @@ static CUresult cuda_traced_cuGraphUpload(cuda_cuGraphUpload_fn *tracer_real,
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hStream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphUpload) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphUpload__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphUpload) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphUpload__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 341);
     CUresult tracer_result;
@@ -28785,10 +29068,11 @@ static CUresult cuda_traced_cuGraphLaunch(cuda_cuGraphLaunch_fn *tracer_real,
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hStream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphLaunch) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphLaunch__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphLaunch) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphLaunch__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 342);
     CUresult tracer_result;
@@ -28861,10 +29145,11 @@ static CUresult cuda_traced_cuGraphExecDestroy(cuda_cuGraphExecDestroy_fn *trace
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecDestroy) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecDestroy__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecDestroy) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecDestroy__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 343);
     CUresult tracer_result;
@@ -28935,10 +29220,11 @@ static CUresult cuda_traced_cuGraphDestroy(cuda_cuGraphDestroy_fn *tracer_real,
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraph);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphDestroy) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphDestroy__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphDestroy) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphDestroy__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 344);
     CUresult tracer_result;
@@ -29011,10 +29297,11 @@ static CUresult cuda_traced_cuGraphExecUpdate_v2(cuda_cuGraphExecUpdate_v2_fn *t
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hGraph, resultInfo);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecUpdate_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecUpdate_v2__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecUpdate_v2) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecUpdate_v2__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 345);
     CUresult tracer_result;
@@ -29093,10 +29380,11 @@ static CUresult cuda_traced_cuGraphKernelNodeCopyAttributes(cuda_cuGraphKernelNo
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, src);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeCopyAttributes) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeCopyAttributes__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeCopyAttributes) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeCopyAttributes__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 346);
     CUresult tracer_result;
@@ -29173,10 +29461,11 @@ static CUresult cuda_traced_cuGraphKernelNodeGetAttribute(cuda_cuGraphKernelNode
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hNode, attr, value_out);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeGetAttribute) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeGetAttribute__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeGetAttribute) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeGetAttribute__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 347);
     CUresult tracer_result;
@@ -29257,10 +29546,11 @@ static CUresult cuda_traced_cuGraphKernelNodeSetAttribute(cuda_cuGraphKernelNode
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hNode, attr, value);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeSetAttribute) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeSetAttribute__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeSetAttribute) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeSetAttribute__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 348);
     CUresult tracer_result;
@@ -29338,10 +29628,11 @@ static CUresult cuda_traced_cuGraphDebugDotPrint(cuda_cuGraphDebugDotPrint_fn *t
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraph, path, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphDebugDotPrint) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphDebugDotPrint__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphDebugDotPrint) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphDebugDotPrint__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 349);
     CUresult tracer_result;
@@ -29419,10 +29710,11 @@ static CUresult cuda_traced_cuUserObjectCreate(cuda_cuUserObjectCreate_fn *trace
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(object_out, ptr, destroy, initialRefcount, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuUserObjectCreate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuUserObjectCreate__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuUserObjectCreate) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuUserObjectCreate__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 350);
     CUresult tracer_result;
@@ -29507,10 +29799,11 @@ static CUresult cuda_traced_cuUserObjectRetain(cuda_cuUserObjectRetain_fn *trace
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(object, count);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuUserObjectRetain) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuUserObjectRetain__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuUserObjectRetain) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuUserObjectRetain__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 351);
     CUresult tracer_result;
@@ -29584,10 +29877,11 @@ static CUresult cuda_traced_cuUserObjectRelease(cuda_cuUserObjectRelease_fn *tra
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(object, count);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuUserObjectRelease) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuUserObjectRelease__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuUserObjectRelease) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuUserObjectRelease__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 352);
     CUresult tracer_result;
@@ -29662,10 +29956,11 @@ static CUresult cuda_traced_cuGraphRetainUserObject(cuda_cuGraphRetainUserObject
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(graph, object, count, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphRetainUserObject) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphRetainUserObject__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphRetainUserObject) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphRetainUserObject__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 353);
     CUresult tracer_result;
@@ -29746,10 +30041,11 @@ static CUresult cuda_traced_cuGraphReleaseUserObject(cuda_cuGraphReleaseUserObje
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(graph, object, count);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphReleaseUserObject) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphReleaseUserObject__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphReleaseUserObject) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphReleaseUserObject__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 354);
     CUresult tracer_result;
@@ -29829,10 +30125,11 @@ static CUresult cuda_traced_cuGraphAddNode_v2(cuda_cuGraphAddNode_v2_fn *tracer_
     return tracer_real(phGraphNode, hGraph, dependencies, dependencyData, numDependencies,
                        nodeParams);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddNode_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddNode_v2__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddNode_v2) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddNode_v2__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 355);
     CUresult tracer_result;
@@ -29923,10 +30220,11 @@ static CUresult cuda_traced_cuGraphNodeSetParams(cuda_cuGraphNodeSetParams_fn *t
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hNode, nodeParams);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeSetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeSetParams__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeSetParams) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeSetParams__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 356);
     CUresult tracer_result;
@@ -30002,10 +30300,11 @@ static CUresult cuda_traced_cuGraphExecNodeSetParams(cuda_cuGraphExecNodeSetPara
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, nodeParams);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecNodeSetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecNodeSetParams__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecNodeSetParams) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecNodeSetParams__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 357);
     CUresult tracer_result;
@@ -30087,10 +30386,11 @@ static CUresult cuda_traced_cuGraphConditionalHandleCreate(cuda_cuGraphCondition
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pHandle_out, hGraph, ctx, defaultLaunchValue, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphConditionalHandleCreate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphConditionalHandleCreate__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphConditionalHandleCreate) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphConditionalHandleCreate__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 358);
     CUresult tracer_result;
@@ -30180,10 +30480,11 @@ static CUresult cuda_traced_cuOccupancyMaxActiveBlocksPerMultiprocessor(cuda_cuO
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(numBlocks, func, blockSize, dynamicSMemSize);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxActiveBlocksPerMultiprocessor) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxActiveBlocksPerMultiprocessor__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxActiveBlocksPerMultiprocessor) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxActiveBlocksPerMultiprocessor__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 359);
     CUresult tracer_result;
@@ -30271,10 +30572,11 @@ static CUresult cuda_traced_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(numBlocks, func, blockSize, dynamicSMemSize, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 360);
     CUresult tracer_result;
@@ -30368,10 +30670,11 @@ static CUresult cuda_traced_cuOccupancyMaxPotentialBlockSize(cuda_cuOccupancyMax
     return tracer_real(minGridSize, blockSize, func, blockSizeToDynamicSMemSize, dynamicSMemSize,
                        blockSizeLimit);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxPotentialBlockSize) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxPotentialBlockSize__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxPotentialBlockSize) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxPotentialBlockSize__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 361);
     CUresult tracer_result;
@@ -30471,10 +30774,11 @@ static CUresult cuda_traced_cuOccupancyMaxPotentialBlockSizeWithFlags(cuda_cuOcc
     return tracer_real(minGridSize, blockSize, func, blockSizeToDynamicSMemSize, dynamicSMemSize,
                        blockSizeLimit, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxPotentialBlockSizeWithFlags) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxPotentialBlockSizeWithFlags__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxPotentialBlockSizeWithFlags) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxPotentialBlockSizeWithFlags__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 362);
     CUresult tracer_result;
@@ -30576,10 +30880,11 @@ static CUresult cuda_traced_cuOccupancyAvailableDynamicSMemPerBlock(cuda_cuOccup
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dynamicSmemSize, func, numBlocks, blockSize);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyAvailableDynamicSMemPerBlock) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyAvailableDynamicSMemPerBlock__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyAvailableDynamicSMemPerBlock) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyAvailableDynamicSMemPerBlock__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 363);
     CUresult tracer_result;
@@ -30664,10 +30969,11 @@ static CUresult cuda_traced_cuOccupancyMaxPotentialClusterSize(cuda_cuOccupancyM
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(clusterSize, func, config);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxPotentialClusterSize) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxPotentialClusterSize__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxPotentialClusterSize) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxPotentialClusterSize__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 364);
     CUresult tracer_result;
@@ -30748,10 +31054,11 @@ static CUresult cuda_traced_cuOccupancyMaxActiveClusters(cuda_cuOccupancyMaxActi
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(numClusters, func, config);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxActiveClusters) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxActiveClusters__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxActiveClusters) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxActiveClusters__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 365);
     CUresult tracer_result;
@@ -30831,10 +31138,11 @@ static CUresult cuda_traced_cuTexRefSetArray(cuda_cuTexRefSetArray_fn *tracer_re
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hTexRef, hArray, Flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetArray) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetArray__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetArray) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetArray__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 366);
     CUresult tracer_result;
@@ -30913,10 +31221,11 @@ static CUresult cuda_traced_cuTexRefSetMipmappedArray(cuda_cuTexRefSetMipmappedA
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hTexRef, hMipmappedArray, Flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmappedArray) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmappedArray__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmappedArray) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmappedArray__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 367);
     CUresult tracer_result;
@@ -30995,10 +31304,11 @@ static CUresult cuda_traced_cuTexRefSetAddress_v2(cuda_cuTexRefSetAddress_v2_fn 
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ByteOffset, hTexRef, dptr, bytes);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetAddress_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetAddress_v2__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetAddress_v2) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetAddress_v2__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 368);
     CUresult tracer_result;
@@ -31080,10 +31390,11 @@ static CUresult cuda_traced_cuTexRefSetAddress2D_v3(cuda_cuTexRefSetAddress2D_v3
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hTexRef, desc, dptr, Pitch);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetAddress2D_v3) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetAddress2D_v3__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetAddress2D_v3) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetAddress2D_v3__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 369);
     CUresult tracer_result;
@@ -31164,10 +31475,11 @@ static CUresult cuda_traced_cuTexRefSetFormat(cuda_cuTexRefSetFormat_fn *tracer_
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hTexRef, fmt, NumPackedComponents);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetFormat) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetFormat__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetFormat) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetFormat__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 370);
     CUresult tracer_result;
@@ -31245,10 +31557,11 @@ static CUresult cuda_traced_cuTexRefSetAddressMode(cuda_cuTexRefSetAddressMode_f
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hTexRef, dim, am);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetAddressMode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetAddressMode__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetAddressMode) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetAddressMode__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 371);
     CUresult tracer_result;
@@ -31325,10 +31638,11 @@ static CUresult cuda_traced_cuTexRefSetFilterMode(cuda_cuTexRefSetFilterMode_fn 
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hTexRef, fm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetFilterMode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetFilterMode__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetFilterMode) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetFilterMode__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 372);
     CUresult tracer_result;
@@ -31402,10 +31716,11 @@ static CUresult cuda_traced_cuTexRefSetMipmapFilterMode(cuda_cuTexRefSetMipmapFi
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hTexRef, fm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmapFilterMode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmapFilterMode__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmapFilterMode) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmapFilterMode__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 373);
     CUresult tracer_result;
@@ -31480,10 +31795,11 @@ static CUresult cuda_traced_cuTexRefSetMipmapLevelBias(cuda_cuTexRefSetMipmapLev
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hTexRef, bias);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmapLevelBias) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmapLevelBias__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmapLevelBias) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmapLevelBias__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 374);
     CUresult tracer_result;
@@ -31559,10 +31875,11 @@ static CUresult cuda_traced_cuTexRefSetMipmapLevelClamp(cuda_cuTexRefSetMipmapLe
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hTexRef, minMipmapLevelClamp, maxMipmapLevelClamp);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmapLevelClamp) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmapLevelClamp__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmapLevelClamp) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmapLevelClamp__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 375);
     CUresult tracer_result;
@@ -31641,10 +31958,11 @@ static CUresult cuda_traced_cuTexRefSetMaxAnisotropy(cuda_cuTexRefSetMaxAnisotro
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hTexRef, maxAniso);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMaxAnisotropy) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMaxAnisotropy__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMaxAnisotropy) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMaxAnisotropy__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 376);
     CUresult tracer_result;
@@ -31719,10 +32037,11 @@ static CUresult cuda_traced_cuTexRefSetBorderColor(cuda_cuTexRefSetBorderColor_f
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hTexRef, pBorderColor);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetBorderColor) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetBorderColor__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetBorderColor) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetBorderColor__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 377);
     CUresult tracer_result;
@@ -31798,10 +32117,11 @@ static CUresult cuda_traced_cuTexRefSetFlags(cuda_cuTexRefSetFlags_fn *tracer_re
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hTexRef, Flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetFlags) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetFlags__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetFlags) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetFlags__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 378);
     CUresult tracer_result;
@@ -31875,10 +32195,11 @@ static CUresult cuda_traced_cuTexRefGetAddress_v2(cuda_cuTexRefGetAddress_v2_fn 
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pdptr, hTexRef);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetAddress_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetAddress_v2__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetAddress_v2) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetAddress_v2__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 379);
     CUresult tracer_result;
@@ -31953,10 +32274,11 @@ static CUresult cuda_traced_cuTexRefGetArray(cuda_cuTexRefGetArray_fn *tracer_re
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(phArray, hTexRef);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetArray) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetArray__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetArray) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetArray__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 380);
     CUresult tracer_result;
@@ -32032,10 +32354,11 @@ static CUresult cuda_traced_cuTexRefGetMipmappedArray(cuda_cuTexRefGetMipmappedA
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(phMipmappedArray, hTexRef);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmappedArray) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmappedArray__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmappedArray) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmappedArray__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 381);
     CUresult tracer_result;
@@ -32111,10 +32434,11 @@ static CUresult cuda_traced_cuTexRefGetAddressMode(cuda_cuTexRefGetAddressMode_f
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pam, hTexRef, dim);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetAddressMode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetAddressMode__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetAddressMode) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetAddressMode__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 382);
     CUresult tracer_result;
@@ -32192,10 +32516,11 @@ static CUresult cuda_traced_cuTexRefGetFilterMode(cuda_cuTexRefGetFilterMode_fn 
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pfm, hTexRef);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetFilterMode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetFilterMode__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetFilterMode) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetFilterMode__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 383);
     CUresult tracer_result;
@@ -32270,10 +32595,11 @@ static CUresult cuda_traced_cuTexRefGetFormat(cuda_cuTexRefGetFormat_fn *tracer_
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pFormat, pNumChannels, hTexRef);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetFormat) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetFormat__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetFormat) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetFormat__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 384);
     CUresult tracer_result;
@@ -32353,10 +32679,11 @@ static CUresult cuda_traced_cuTexRefGetMipmapFilterMode(cuda_cuTexRefGetMipmapFi
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pfm, hTexRef);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmapFilterMode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmapFilterMode__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmapFilterMode) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmapFilterMode__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 385);
     CUresult tracer_result;
@@ -32432,10 +32759,11 @@ static CUresult cuda_traced_cuTexRefGetMipmapLevelBias(cuda_cuTexRefGetMipmapLev
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pbias, hTexRef);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmapLevelBias) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmapLevelBias__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmapLevelBias) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmapLevelBias__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 386);
     CUresult tracer_result;
@@ -32513,10 +32841,11 @@ static CUresult cuda_traced_cuTexRefGetMipmapLevelClamp(cuda_cuTexRefGetMipmapLe
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pminMipmapLevelClamp, pmaxMipmapLevelClamp, hTexRef);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmapLevelClamp) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmapLevelClamp__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmapLevelClamp) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmapLevelClamp__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 387);
     CUresult tracer_result;
@@ -32598,10 +32927,11 @@ static CUresult cuda_traced_cuTexRefGetMaxAnisotropy(cuda_cuTexRefGetMaxAnisotro
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pmaxAniso, hTexRef);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMaxAnisotropy) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMaxAnisotropy__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMaxAnisotropy) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMaxAnisotropy__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 388);
     CUresult tracer_result;
@@ -32677,10 +33007,11 @@ static CUresult cuda_traced_cuTexRefGetBorderColor(cuda_cuTexRefGetBorderColor_f
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pBorderColor, hTexRef);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetBorderColor) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetBorderColor__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetBorderColor) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetBorderColor__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 389);
     CUresult tracer_result;
@@ -32756,10 +33087,11 @@ static CUresult cuda_traced_cuTexRefGetFlags(cuda_cuTexRefGetFlags_fn *tracer_re
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pFlags, hTexRef);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetFlags) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetFlags__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetFlags) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetFlags__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 390);
     CUresult tracer_result;
@@ -32833,10 +33165,11 @@ static CUresult cuda_traced_cuTexRefCreate(cuda_cuTexRefCreate_fn *tracer_real,
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pTexRef);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefCreate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefCreate__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefCreate) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefCreate__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 391);
     CUresult tracer_result;
@@ -32908,10 +33241,11 @@ static CUresult cuda_traced_cuTexRefDestroy(cuda_cuTexRefDestroy_fn *tracer_real
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hTexRef);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefDestroy) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefDestroy__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefDestroy) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefDestroy__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 392);
     CUresult tracer_result;
@@ -32983,10 +33317,11 @@ static CUresult cuda_traced_cuSurfRefSetArray(cuda_cuSurfRefSetArray_fn *tracer_
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hSurfRef, hArray, Flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfRefSetArray) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfRefSetArray__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfRefSetArray) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfRefSetArray__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 393);
     CUresult tracer_result;
@@ -33064,10 +33399,11 @@ static CUresult cuda_traced_cuSurfRefGetArray(cuda_cuSurfRefGetArray_fn *tracer_
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(phArray, hSurfRef);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfRefGetArray) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfRefGetArray__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfRefGetArray) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfRefGetArray__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 394);
     CUresult tracer_result;
@@ -33144,10 +33480,11 @@ static CUresult cuda_traced_cuTexObjectCreate(cuda_cuTexObjectCreate_fn *tracer_
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pTexObject, pResDesc, pTexDesc, pResViewDesc);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectCreate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectCreate__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectCreate) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectCreate__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 395);
     CUresult tracer_result;
@@ -33229,10 +33566,11 @@ static CUresult cuda_traced_cuTexObjectDestroy(cuda_cuTexObjectDestroy_fn *trace
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(texObject);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectDestroy) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectDestroy__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectDestroy) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectDestroy__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 396);
     CUresult tracer_result;
@@ -33305,10 +33643,11 @@ static CUresult cuda_traced_cuTexObjectGetResourceDesc(cuda_cuTexObjectGetResour
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pResDesc, texObject);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectGetResourceDesc) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectGetResourceDesc__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectGetResourceDesc) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectGetResourceDesc__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 397);
     CUresult tracer_result;
@@ -33384,10 +33723,11 @@ static CUresult cuda_traced_cuTexObjectGetTextureDesc(cuda_cuTexObjectGetTexture
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pTexDesc, texObject);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectGetTextureDesc) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectGetTextureDesc__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectGetTextureDesc) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectGetTextureDesc__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 398);
     CUresult tracer_result;
@@ -33463,10 +33803,11 @@ static CUresult cuda_traced_cuTexObjectGetResourceViewDesc(cuda_cuTexObjectGetRe
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pResViewDesc, texObject);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectGetResourceViewDesc) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectGetResourceViewDesc__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectGetResourceViewDesc) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectGetResourceViewDesc__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 399);
     CUresult tracer_result;
@@ -33541,10 +33882,11 @@ static CUresult cuda_traced_cuSurfObjectCreate(cuda_cuSurfObjectCreate_fn *trace
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pSurfObject, pResDesc);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfObjectCreate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfObjectCreate__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfObjectCreate) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfObjectCreate__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 400);
     CUresult tracer_result;
@@ -33619,10 +33961,11 @@ static CUresult cuda_traced_cuSurfObjectDestroy(cuda_cuSurfObjectDestroy_fn *tra
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(surfObject);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfObjectDestroy) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfObjectDestroy__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfObjectDestroy) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfObjectDestroy__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 401);
     CUresult tracer_result;
@@ -33695,10 +34038,11 @@ static CUresult cuda_traced_cuSurfObjectGetResourceDesc(cuda_cuSurfObjectGetReso
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pResDesc, surfObject);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfObjectGetResourceDesc) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfObjectGetResourceDesc__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfObjectGetResourceDesc) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfObjectGetResourceDesc__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 402);
     CUresult tracer_result;
@@ -33785,10 +34129,11 @@ static CUresult cuda_traced_cuTensorMapEncodeTiled(cuda_cuTensorMapEncodeTiled_f
                        globalStrides, boxDim, elementStrides, interleave, swizzle, l2Promotion,
                        oobFill);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapEncodeTiled) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapEncodeTiled__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapEncodeTiled) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapEncodeTiled__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 403);
     CUresult tracer_result;
@@ -33914,10 +34259,11 @@ static CUresult cuda_traced_cuTensorMapEncodeIm2col(cuda_cuTensorMapEncodeIm2col
                        globalStrides, pixelBoxLowerCorner, pixelBoxUpperCorner, channelsPerPixel,
                        pixelsPerColumn, elementStrides, interleave, swizzle, l2Promotion, oobFill);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapEncodeIm2col) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapEncodeIm2col__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapEncodeIm2col) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapEncodeIm2col__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 404);
     CUresult tracer_result;
@@ -34059,10 +34405,11 @@ static CUresult cuda_traced_cuTensorMapEncodeIm2colWide(cuda_cuTensorMapEncodeIm
                        channelsPerPixel, pixelsPerColumn, elementStrides, interleave, mode, swizzle,
                        l2Promotion, oobFill);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapEncodeIm2colWide) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapEncodeIm2colWide__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapEncodeIm2colWide) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapEncodeIm2colWide__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 405);
     CUresult tracer_result;
@@ -34192,10 +34539,11 @@ static CUresult cuda_traced_cuTensorMapReplaceAddress(cuda_cuTensorMapReplaceAdd
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(tensorMap, globalAddress);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapReplaceAddress) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapReplaceAddress__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapReplaceAddress) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapReplaceAddress__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 406);
     CUresult tracer_result;
@@ -34270,10 +34618,11 @@ static CUresult cuda_traced_cuDeviceCanAccessPeer(cuda_cuDeviceCanAccessPeer_fn 
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(canAccessPeer, dev, peerDev);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceCanAccessPeer) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceCanAccessPeer__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceCanAccessPeer) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceCanAccessPeer__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 407);
     CUresult tracer_result;
@@ -34352,10 +34701,11 @@ static CUresult cuda_traced_cuCtxEnablePeerAccess(cuda_cuCtxEnablePeerAccess_fn 
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(peerContext, Flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxEnablePeerAccess) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxEnablePeerAccess__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxEnablePeerAccess) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxEnablePeerAccess__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 408);
     CUresult tracer_result;
@@ -34429,10 +34779,11 @@ static CUresult cuda_traced_cuCtxDisablePeerAccess(cuda_cuCtxDisablePeerAccess_f
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(peerContext);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxDisablePeerAccess) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxDisablePeerAccess__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxDisablePeerAccess) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxDisablePeerAccess__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 409);
     CUresult tracer_result;
@@ -34505,10 +34856,11 @@ static CUresult cuda_traced_cuDeviceGetP2PAttribute(cuda_cuDeviceGetP2PAttribute
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(value, attrib, srcDevice, dstDevice);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetP2PAttribute) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetP2PAttribute__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetP2PAttribute) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetP2PAttribute__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 410);
     CUresult tracer_result;
@@ -34593,10 +34945,11 @@ static CUresult cuda_traced_cuDeviceGetP2PAtomicCapabilities(cuda_cuDeviceGetP2P
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(capabilities, operations, count, srcDevice, dstDevice);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetP2PAtomicCapabilities) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetP2PAtomicCapabilities__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetP2PAtomicCapabilities) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetP2PAtomicCapabilities__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 411);
     CUresult tracer_result;
@@ -34683,10 +35036,11 @@ static CUresult cuda_traced_cuGraphicsUnregisterResource(cuda_cuGraphicsUnregist
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(resource);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsUnregisterResource) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsUnregisterResource__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsUnregisterResource) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsUnregisterResource__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 412);
     CUresult tracer_result;
@@ -34762,10 +35116,11 @@ static CUresult cuda_traced_cuGraphicsSubResourceGetMappedArray(cuda_cuGraphicsS
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pArray, resource, arrayIndex, mipLevel);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsSubResourceGetMappedArray) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsSubResourceGetMappedArray__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsSubResourceGetMappedArray) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsSubResourceGetMappedArray__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 413);
     CUresult tracer_result;
@@ -34848,10 +35203,11 @@ static CUresult cuda_traced_cuGraphicsResourceGetMappedMipmappedArray(cuda_cuGra
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pMipmappedArray, resource);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsResourceGetMappedMipmappedArray) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsResourceGetMappedMipmappedArray__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsResourceGetMappedMipmappedArray) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsResourceGetMappedMipmappedArray__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 414);
     CUresult tracer_result;
@@ -34931,10 +35287,11 @@ static CUresult cuda_traced_cuGraphicsResourceGetMappedPointer_v2(cuda_cuGraphic
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pDevPtr, pSize, resource);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsResourceGetMappedPointer_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsResourceGetMappedPointer_v2__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsResourceGetMappedPointer_v2) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsResourceGetMappedPointer_v2__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 415);
     CUresult tracer_result;
@@ -35016,10 +35373,11 @@ static CUresult cuda_traced_cuGraphicsResourceSetMapFlags_v2(cuda_cuGraphicsReso
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(resource, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsResourceSetMapFlags_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsResourceSetMapFlags_v2__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsResourceSetMapFlags_v2) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsResourceSetMapFlags_v2__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 416);
     CUresult tracer_result;
@@ -35094,10 +35452,11 @@ static CUresult cuda_traced_cuGraphicsMapResources(cuda_cuGraphicsMapResources_f
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, resources, hStream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsMapResources) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsMapResources__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsMapResources) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsMapResources__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 417);
     CUresult tracer_result;
@@ -35177,10 +35536,11 @@ static CUresult cuda_traced_cuGraphicsUnmapResources(cuda_cuGraphicsUnmapResourc
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, resources, hStream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsUnmapResources) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsUnmapResources__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsUnmapResources) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsUnmapResources__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 418);
     CUresult tracer_result;
@@ -35335,10 +35695,11 @@ static CUresult cuda_traced_cuCoredumpGetAttribute(cuda_cuCoredumpGetAttribute_f
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(attrib, value, size);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpGetAttribute) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpGetAttribute__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpGetAttribute) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpGetAttribute__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 420);
     CUresult tracer_result;
@@ -35417,10 +35778,11 @@ static CUresult cuda_traced_cuCoredumpGetAttributeGlobal(cuda_cuCoredumpGetAttri
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(attrib, value, size);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpGetAttributeGlobal) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpGetAttributeGlobal__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpGetAttributeGlobal) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpGetAttributeGlobal__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 421);
     CUresult tracer_result;
@@ -35499,10 +35861,11 @@ static CUresult cuda_traced_cuCoredumpSetAttribute(cuda_cuCoredumpSetAttribute_f
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(attrib, value, size);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpSetAttribute) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpSetAttribute__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpSetAttribute) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpSetAttribute__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 422);
     CUresult tracer_result;
@@ -35581,10 +35944,11 @@ static CUresult cuda_traced_cuCoredumpSetAttributeGlobal(cuda_cuCoredumpSetAttri
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(attrib, value, size);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpSetAttributeGlobal) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpSetAttributeGlobal__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpSetAttributeGlobal) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpSetAttributeGlobal__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 423);
     CUresult tracer_result;
@@ -35662,10 +36026,11 @@ static CUresult cuda_traced_cuGetExportTable(cuda_cuGetExportTable_fn *tracer_re
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ppExportTable, pExportTableId);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetExportTable) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetExportTable__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetExportTable) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetExportTable__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 424);
     CUresult tracer_result;
@@ -35742,10 +36107,11 @@ static CUresult cuda_traced_cuGreenCtxCreate(cuda_cuGreenCtxCreate_fn *tracer_re
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(phCtx, desc, dev, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxCreate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxCreate__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxCreate) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxCreate__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 425);
     CUresult tracer_result;
@@ -35826,10 +36192,11 @@ static CUresult cuda_traced_cuGreenCtxDestroy(cuda_cuGreenCtxDestroy_fn *tracer_
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCtx);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxDestroy) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxDestroy__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxDestroy) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxDestroy__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 426);
     CUresult tracer_result;
@@ -35901,10 +36268,11 @@ static CUresult cuda_traced_cuCtxFromGreenCtx(cuda_cuCtxFromGreenCtx_fn *tracer_
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pContext, hCtx);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxFromGreenCtx) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxFromGreenCtx__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxFromGreenCtx) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxFromGreenCtx__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 427);
     CUresult tracer_result;
@@ -35979,10 +36347,11 @@ static CUresult cuda_traced_cuDeviceGetDevResource(cuda_cuDeviceGetDevResource_f
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device, resource, type);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetDevResource) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetDevResource__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetDevResource) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetDevResource__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 428);
     CUresult tracer_result;
@@ -36060,10 +36429,11 @@ static CUresult cuda_traced_cuCtxGetDevResource(cuda_cuCtxGetDevResource_fn *tra
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCtx, resource, type);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevResource) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevResource__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevResource) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevResource__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 429);
     CUresult tracer_result;
@@ -36141,10 +36511,11 @@ static CUresult cuda_traced_cuGreenCtxGetDevResource(cuda_cuGreenCtxGetDevResour
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCtx, resource, type);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxGetDevResource) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxGetDevResource__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxGetDevResource) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxGetDevResource__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 430);
     CUresult tracer_result;
@@ -36226,10 +36597,11 @@ static CUresult cuda_traced_cuDevSmResourceSplitByCount(cuda_cuDevSmResourceSpli
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(result, nbGroups, input, remaining, useFlags, minCount);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevSmResourceSplitByCount) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevSmResourceSplitByCount__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevSmResourceSplitByCount) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevSmResourceSplitByCount__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 431);
     CUresult tracer_result;
@@ -36319,10 +36691,11 @@ static CUresult cuda_traced_cuDevResourceGenerateDesc(cuda_cuDevResourceGenerate
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(phDesc, resources, nbResources);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevResourceGenerateDesc) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevResourceGenerateDesc__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevResourceGenerateDesc) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevResourceGenerateDesc__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 432);
     CUresult tracer_result;
@@ -36402,10 +36775,11 @@ static CUresult cuda_traced_cuGreenCtxRecordEvent(cuda_cuGreenCtxRecordEvent_fn 
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCtx, hEvent);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxRecordEvent) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxRecordEvent__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxRecordEvent) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxRecordEvent__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 433);
     CUresult tracer_result;
@@ -36479,10 +36853,11 @@ static CUresult cuda_traced_cuGreenCtxWaitEvent(cuda_cuGreenCtxWaitEvent_fn *tra
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCtx, hEvent);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxWaitEvent) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxWaitEvent__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxWaitEvent) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxWaitEvent__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 434);
     CUresult tracer_result;
@@ -36556,10 +36931,11 @@ static CUresult cuda_traced_cuStreamGetGreenCtx(cuda_cuStreamGetGreenCtx_fn *tra
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hStream, phCtx);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetGreenCtx) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetGreenCtx__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetGreenCtx) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetGreenCtx__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 435);
     CUresult tracer_result;
@@ -36635,10 +37011,11 @@ static CUresult cuda_traced_cuGreenCtxStreamCreate(cuda_cuGreenCtxStreamCreate_f
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(phStream, greenCtx, flags, priority);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxStreamCreate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxStreamCreate__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxStreamCreate) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxStreamCreate__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 436);
     CUresult tracer_result;
@@ -36720,10 +37097,11 @@ static CUresult cuda_traced_cuGreenCtxGetId(cuda_cuGreenCtxGetId_fn *tracer_real
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(greenCtx, greenCtxId);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxGetId) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxGetId__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxGetId) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxGetId__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 437);
     CUresult tracer_result;
@@ -36799,10 +37177,11 @@ static CUresult cuda_traced_cuLogsRegisterCallback(cuda_cuLogsRegisterCallback_f
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(callbackFunc, userData, callback_out);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsRegisterCallback) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsRegisterCallback__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsRegisterCallback) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsRegisterCallback__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 438);
     CUresult tracer_result;
@@ -36882,10 +37261,11 @@ static CUresult cuda_traced_cuLogsUnregisterCallback(cuda_cuLogsUnregisterCallba
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(callback);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsUnregisterCallback) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsUnregisterCallback__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsUnregisterCallback) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsUnregisterCallback__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 439);
     CUresult tracer_result;
@@ -36957,10 +37337,11 @@ static CUresult cuda_traced_cuLogsCurrent(cuda_cuLogsCurrent_fn *tracer_real,
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(iterator_out, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsCurrent) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsCurrent__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsCurrent) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsCurrent__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 440);
     CUresult tracer_result;
@@ -37035,10 +37416,11 @@ static CUresult cuda_traced_cuLogsDumpToFile(cuda_cuLogsDumpToFile_fn *tracer_re
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(iterator, pathToFile, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsDumpToFile) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsDumpToFile__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsDumpToFile) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsDumpToFile__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 441);
     CUresult tracer_result;
@@ -37117,10 +37499,11 @@ static CUresult cuda_traced_cuLogsDumpToMemory(cuda_cuLogsDumpToMemory_fn *trace
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(iterator, buffer, size, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsDumpToMemory) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsDumpToMemory__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsDumpToMemory) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsDumpToMemory__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 442);
     CUresult tracer_result;
@@ -37203,10 +37586,11 @@ static CUresult cuda_traced_cuCheckpointProcessGetRestoreThreadId(cuda_cuCheckpo
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pid, tid);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessGetRestoreThreadId) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessGetRestoreThreadId__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessGetRestoreThreadId) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessGetRestoreThreadId__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 443);
     CUresult tracer_result;
@@ -37282,10 +37666,11 @@ static CUresult cuda_traced_cuCheckpointProcessGetState(cuda_cuCheckpointProcess
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pid, state);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessGetState) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessGetState__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessGetState) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessGetState__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 444);
     CUresult tracer_result;
@@ -37361,10 +37746,11 @@ static CUresult cuda_traced_cuCheckpointProcessLock(cuda_cuCheckpointProcessLock
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pid, args);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessLock) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessLock__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessLock) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessLock__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 445);
     CUresult tracer_result;
@@ -37438,10 +37824,11 @@ static CUresult cuda_traced_cuCheckpointProcessCheckpoint(cuda_cuCheckpointProce
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pid, args);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessCheckpoint) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessCheckpoint__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessCheckpoint) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessCheckpoint__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 446);
     CUresult tracer_result;
@@ -37516,10 +37903,11 @@ static CUresult cuda_traced_cuCheckpointProcessRestore(cuda_cuCheckpointProcessR
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pid, args);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessRestore) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessRestore__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessRestore) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessRestore__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 447);
     CUresult tracer_result;
@@ -37593,10 +37981,11 @@ static CUresult cuda_traced_cuCheckpointProcessUnlock(cuda_cuCheckpointProcessUn
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pid, args);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessUnlock) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessUnlock__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessUnlock) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessUnlock__full);
+  if (tracer_batched) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 448);
     CUresult tracer_result;

@@ -675,10 +675,11 @@ static cudaError_t cudart_traced_cudaDeviceReset(cudart_cudaDeviceReset_fn *trac
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real();
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceReset) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceReset__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceReset) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceReset__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 0);
     cudaError_t tracer_result;
@@ -747,10 +748,11 @@ static cudaError_t cudart_traced_cudaDeviceSynchronize(cudart_cudaDeviceSynchron
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real();
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSynchronize) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSynchronize__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSynchronize) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSynchronize__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 1);
     cudaError_t tracer_result;
@@ -820,10 +822,11 @@ static cudaError_t cudart_traced_cudaDeviceSetLimit(cudart_cudaDeviceSetLimit_fn
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(limit, value);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetLimit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetLimit__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetLimit) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetLimit__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 2);
     cudaError_t tracer_result;
@@ -897,10 +900,11 @@ static cudaError_t cudart_traced_cudaDeviceGetLimit(cudart_cudaDeviceGetLimit_fn
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pValue, limit);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetLimit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetLimit__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetLimit) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetLimit__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 3);
     cudaError_t tracer_result;
@@ -977,10 +981,11 @@ static cudaError_t cudart_traced_cudaDeviceGetTexture1DLinearMaxWidth(cudart_cud
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(maxWidthInElements, fmtDesc, device);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetTexture1DLinearMaxWidth) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetTexture1DLinearMaxWidth__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetTexture1DLinearMaxWidth) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetTexture1DLinearMaxWidth__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 4);
     cudaError_t tracer_result;
@@ -1062,10 +1067,11 @@ static cudaError_t cudart_traced_cudaDeviceGetCacheConfig(cudart_cudaDeviceGetCa
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pCacheConfig);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetCacheConfig) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetCacheConfig__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetCacheConfig) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetCacheConfig__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 5);
     cudaError_t tracer_result;
@@ -1140,10 +1146,11 @@ static cudaError_t cudart_traced_cudaDeviceGetStreamPriorityRange(cudart_cudaDev
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(leastPriority, greatestPriority);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetStreamPriorityRange) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetStreamPriorityRange__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetStreamPriorityRange) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetStreamPriorityRange__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 6);
     cudaError_t tracer_result;
@@ -1220,10 +1227,11 @@ static cudaError_t cudart_traced_cudaDeviceSetCacheConfig(cudart_cudaDeviceSetCa
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(cacheConfig);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetCacheConfig) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetCacheConfig__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetCacheConfig) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetCacheConfig__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 7);
     cudaError_t tracer_result;
@@ -1296,10 +1304,11 @@ static cudaError_t cudart_traced_cudaDeviceGetByPCIBusId(cudart_cudaDeviceGetByP
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device, pciBusId);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetByPCIBusId) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetByPCIBusId__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetByPCIBusId) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetByPCIBusId__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 8);
     cudaError_t tracer_result;
@@ -1375,10 +1384,11 @@ static cudaError_t cudart_traced_cudaDeviceGetPCIBusId(cudart_cudaDeviceGetPCIBu
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pciBusId, len, device);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetPCIBusId) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetPCIBusId__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetPCIBusId) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetPCIBusId__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 9);
     cudaError_t tracer_result;
@@ -1457,10 +1467,11 @@ static cudaError_t cudart_traced_cudaIpcGetEventHandle(cudart_cudaIpcGetEventHan
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(handle, event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcGetEventHandle) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcGetEventHandle__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcGetEventHandle) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcGetEventHandle__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 10);
     cudaError_t tracer_result;
@@ -1536,10 +1547,11 @@ static cudaError_t cudart_traced_cudaIpcOpenEventHandle(cudart_cudaIpcOpenEventH
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(event, handle);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcOpenEventHandle) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcOpenEventHandle__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcOpenEventHandle) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcOpenEventHandle__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 11);
     cudaError_t tracer_result;
@@ -1614,10 +1626,11 @@ static cudaError_t cudart_traced_cudaIpcGetMemHandle(cudart_cudaIpcGetMemHandle_
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(handle, devPtr);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcGetMemHandle) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcGetMemHandle__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcGetMemHandle) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcGetMemHandle__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 12);
     cudaError_t tracer_result;
@@ -1691,10 +1704,11 @@ static cudaError_t cudart_traced_cudaIpcOpenMemHandle(cudart_cudaIpcOpenMemHandl
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(devPtr, handle, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcOpenMemHandle) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcOpenMemHandle__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcOpenMemHandle) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcOpenMemHandle__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 13);
     cudaError_t tracer_result;
@@ -1770,10 +1784,11 @@ static cudaError_t cudart_traced_cudaIpcCloseMemHandle(cudart_cudaIpcCloseMemHan
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(devPtr);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcCloseMemHandle) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcCloseMemHandle__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcCloseMemHandle) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcCloseMemHandle__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 14);
     cudaError_t tracer_result;
@@ -1846,10 +1861,11 @@ static cudaError_t cudart_traced_cudaDeviceFlushGPUDirectRDMAWrites(cudart_cudaD
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(target, scope);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceFlushGPUDirectRDMAWrites) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceFlushGPUDirectRDMAWrites__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceFlushGPUDirectRDMAWrites) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceFlushGPUDirectRDMAWrites__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 15);
     cudaError_t tracer_result;
@@ -1928,10 +1944,11 @@ static cudaError_t cudart_traced_cudaDeviceRegisterAsyncNotification(cudart_cuda
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device, callbackFunc, userData, callback);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceRegisterAsyncNotification) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceRegisterAsyncNotification__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceRegisterAsyncNotification) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceRegisterAsyncNotification__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 16);
     cudaError_t tracer_result;
@@ -2015,10 +2032,11 @@ static cudaError_t cudart_traced_cudaDeviceUnregisterAsyncNotification(cudart_cu
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device, callback);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceUnregisterAsyncNotification) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceUnregisterAsyncNotification__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceUnregisterAsyncNotification) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceUnregisterAsyncNotification__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 17);
     cudaError_t tracer_result;
@@ -2094,10 +2112,11 @@ static cudaError_t cudart_traced_cudaDeviceGetSharedMemConfig(cudart_cudaDeviceG
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pConfig);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetSharedMemConfig) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetSharedMemConfig__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetSharedMemConfig) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetSharedMemConfig__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 18);
     cudaError_t tracer_result;
@@ -2171,10 +2190,11 @@ static cudaError_t cudart_traced_cudaDeviceSetSharedMemConfig(cudart_cudaDeviceS
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(config);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetSharedMemConfig) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetSharedMemConfig__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetSharedMemConfig) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetSharedMemConfig__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 19);
     cudaError_t tracer_result;
@@ -2246,9 +2266,15 @@ static cudaError_t cudart_traced_cudaGetLastError(cudart_cudaGetLastError_fn *tr
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real();
   }
-  if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetLastError__full)) {
-    /* Counted, not one event per call (trace.counted of the spec): its calls' number
-     * and times go into the thread's entry for it. */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h); a function the spec counts (trace.counted),
+   * outside full mode, into the thread's entry for it, which keeps its calls' number and
+   * times. */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetLastError) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetLastError__full);
+  bool tracer_counted =
+      tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetLastError__full);
+  if (tracer_batched || tracer_counted) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 20);
     cudaError_t tracer_result;
@@ -2257,24 +2283,11 @@ static cudaError_t cudart_traced_cudaGetLastError(cudart_cudaGetLastError_fn *tr
     tracer_result = tracer_real();
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_count_call("cudart", 20, (int64_t)tracer_result, tracer_end - tracer_start);
-    cudart_depth--;
-    return tracer_result;
-  }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetLastError) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetLastError__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
-    cudart_depth++;
-    unsigned tracer_depth = tracer_inflight_push("cudart", 20);
-    cudaError_t tracer_result;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_start);
-    tracer_result = tracer_real();
-    uint64_t tracer_end = tracer_now();
-    tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(20, tracer_depth, (int64_t)tracer_result));
+    if (tracer_counted)
+      tracer_count_call("cudart", 20, (int64_t)tracer_result, tracer_end - tracer_start);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(20, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -2333,9 +2346,15 @@ static cudaError_t cudart_traced_cudaPeekAtLastError(cudart_cudaPeekAtLastError_
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real();
   }
-  if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPeekAtLastError__full)) {
-    /* Counted, not one event per call (trace.counted of the spec): its calls' number
-     * and times go into the thread's entry for it. */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h); a function the spec counts (trace.counted),
+   * outside full mode, into the thread's entry for it, which keeps its calls' number and
+   * times. */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPeekAtLastError) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPeekAtLastError__full);
+  bool tracer_counted =
+      tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPeekAtLastError__full);
+  if (tracer_batched || tracer_counted) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 21);
     cudaError_t tracer_result;
@@ -2344,24 +2363,11 @@ static cudaError_t cudart_traced_cudaPeekAtLastError(cudart_cudaPeekAtLastError_
     tracer_result = tracer_real();
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_count_call("cudart", 21, (int64_t)tracer_result, tracer_end - tracer_start);
-    cudart_depth--;
-    return tracer_result;
-  }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPeekAtLastError) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPeekAtLastError__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
-    cudart_depth++;
-    unsigned tracer_depth = tracer_inflight_push("cudart", 21);
-    cudaError_t tracer_result;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_start);
-    tracer_result = tracer_real();
-    uint64_t tracer_end = tracer_now();
-    tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(21, tracer_depth, (int64_t)tracer_result));
+    if (tracer_counted)
+      tracer_count_call("cudart", 21, (int64_t)tracer_result, tracer_end - tracer_start);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(21, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -2420,10 +2426,11 @@ static const char *cudart_traced_cudaGetErrorName(cudart_cudaGetErrorName_fn *tr
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(error);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetErrorName) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetErrorName__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetErrorName) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetErrorName__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 22);
     const char *tracer_result;
@@ -2495,10 +2502,11 @@ static const char *cudart_traced_cudaGetErrorString(cudart_cudaGetErrorString_fn
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(error);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetErrorString) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetErrorString__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetErrorString) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetErrorString__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 23);
     const char *tracer_result;
@@ -2570,10 +2578,11 @@ static cudaError_t cudart_traced_cudaGetDeviceCount(cudart_cudaGetDeviceCount_fn
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceCount) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceCount__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceCount) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceCount__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 24);
     cudaError_t tracer_result;
@@ -2646,10 +2655,11 @@ static cudaError_t cudart_traced_cudaGetDeviceProperties(cudart_cudaGetDevicePro
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(prop, device);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceProperties__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceProperties) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceProperties__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 25);
     cudaError_t tracer_result;
@@ -2724,10 +2734,11 @@ static cudaError_t cudart_traced_cudaDeviceGetAttribute(cudart_cudaDeviceGetAttr
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(value, attr, device);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetAttribute) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetAttribute__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetAttribute) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetAttribute__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 26);
     cudaError_t tracer_result;
@@ -2807,10 +2818,11 @@ static cudaError_t cudart_traced_cudaDeviceGetHostAtomicCapabilities(cudart_cuda
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(capabilities, operations, count, device);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetHostAtomicCapabilities) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetHostAtomicCapabilities__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetHostAtomicCapabilities) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetHostAtomicCapabilities__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 27);
     cudaError_t tracer_result;
@@ -2893,10 +2905,11 @@ static cudaError_t cudart_traced_cudaDeviceGetDefaultMemPool(cudart_cudaDeviceGe
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(memPool, device);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetDefaultMemPool) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetDefaultMemPool__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetDefaultMemPool) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetDefaultMemPool__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 28);
     cudaError_t tracer_result;
@@ -2972,10 +2985,11 @@ static cudaError_t cudart_traced_cudaDeviceSetMemPool(cudart_cudaDeviceSetMemPoo
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device, memPool);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetMemPool) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetMemPool__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetMemPool) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetMemPool__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 29);
     cudaError_t tracer_result;
@@ -3050,10 +3064,11 @@ static cudaError_t cudart_traced_cudaDeviceGetMemPool(cudart_cudaDeviceGetMemPoo
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(memPool, device);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetMemPool) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetMemPool__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetMemPool) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetMemPool__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 30);
     cudaError_t tracer_result;
@@ -3130,10 +3145,11 @@ static cudaError_t cudart_traced_cudaDeviceGetNvSciSyncAttributes(cudart_cudaDev
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(nvSciSyncAttrList, device, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetNvSciSyncAttributes) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetNvSciSyncAttributes__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetNvSciSyncAttributes) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetNvSciSyncAttributes__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 31);
     cudaError_t tracer_result;
@@ -3212,10 +3228,11 @@ static cudaError_t cudart_traced_cudaDeviceGetP2PAttribute(cudart_cudaDeviceGetP
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(value, attr, srcDevice, dstDevice);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetP2PAttribute) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetP2PAttribute__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetP2PAttribute) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetP2PAttribute__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 32);
     cudaError_t tracer_result;
@@ -3300,10 +3317,11 @@ static cudaError_t cudart_traced_cudaDeviceGetP2PAtomicCapabilities(cudart_cudaD
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(capabilities, operations, count, srcDevice, dstDevice);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetP2PAtomicCapabilities) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetP2PAtomicCapabilities__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetP2PAtomicCapabilities) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetP2PAtomicCapabilities__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 33);
     cudaError_t tracer_result;
@@ -3390,10 +3408,11 @@ static cudaError_t cudart_traced_cudaChooseDevice(cudart_cudaChooseDevice_fn *tr
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device, prop);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaChooseDevice) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaChooseDevice__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaChooseDevice) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaChooseDevice__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 34);
     cudaError_t tracer_result;
@@ -3468,10 +3487,11 @@ static cudaError_t cudart_traced_cudaInitDevice(cudart_cudaInitDevice_fn *tracer
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device, deviceFlags, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaInitDevice) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaInitDevice__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaInitDevice) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaInitDevice__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 35);
     cudaError_t tracer_result;
@@ -3548,10 +3568,11 @@ static cudaError_t cudart_traced_cudaSetDevice(cudart_cudaSetDevice_fn *tracer_r
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetDevice) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetDevice__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetDevice) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetDevice__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 36);
     cudaError_t tracer_result;
@@ -3622,9 +3643,15 @@ static cudaError_t cudart_traced_cudaGetDevice(cudart_cudaGetDevice_fn *tracer_r
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device);
   }
-  if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDevice__full)) {
-    /* Counted, not one event per call (trace.counted of the spec): its calls' number
-     * and times go into the thread's entry for it. */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h); a function the spec counts (trace.counted),
+   * outside full mode, into the thread's entry for it, which keeps its calls' number and
+   * times. */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDevice) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDevice__full);
+  bool tracer_counted =
+      tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDevice__full);
+  if (tracer_batched || tracer_counted) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 37);
     cudaError_t tracer_result;
@@ -3633,24 +3660,11 @@ static cudaError_t cudart_traced_cudaGetDevice(cudart_cudaGetDevice_fn *tracer_r
     tracer_result = tracer_real(device);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_count_call("cudart", 37, (int64_t)tracer_result, tracer_end - tracer_start);
-    cudart_depth--;
-    return tracer_result;
-  }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDevice) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDevice__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
-    cudart_depth++;
-    unsigned tracer_depth = tracer_inflight_push("cudart", 37);
-    cudaError_t tracer_result;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_start);
-    tracer_result = tracer_real(device);
-    uint64_t tracer_end = tracer_now();
-    tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(37, tracer_depth, (int64_t)tracer_result));
+    if (tracer_counted)
+      tracer_count_call("cudart", 37, (int64_t)tracer_result, tracer_end - tracer_start);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(37, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -3713,10 +3727,11 @@ static cudaError_t cudart_traced_cudaSetValidDevices(cudart_cudaSetValidDevices_
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device_arr, len);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetValidDevices) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetValidDevices__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetValidDevices) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetValidDevices__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 38);
     cudaError_t tracer_result;
@@ -3791,10 +3806,11 @@ static cudaError_t cudart_traced_cudaSetDeviceFlags(cudart_cudaSetDeviceFlags_fn
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetDeviceFlags) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetDeviceFlags__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetDeviceFlags) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetDeviceFlags__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 39);
     cudaError_t tracer_result;
@@ -3865,10 +3881,11 @@ static cudaError_t cudart_traced_cudaGetDeviceFlags(cudart_cudaGetDeviceFlags_fn
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceFlags) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceFlags__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceFlags) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceFlags__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 40);
     cudaError_t tracer_result;
@@ -3940,10 +3957,11 @@ static cudaError_t cudart_traced_cudaStreamCreate(cudart_cudaStreamCreate_fn *tr
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pStream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreate__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreate) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreate__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 41);
     cudaError_t tracer_result;
@@ -4017,10 +4035,11 @@ static cudaError_t cudart_traced_cudaStreamCreateWithFlags(cudart_cudaStreamCrea
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pStream, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreateWithFlags) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreateWithFlags__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreateWithFlags) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreateWithFlags__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 42);
     cudaError_t tracer_result;
@@ -4097,10 +4116,11 @@ static cudaError_t cudart_traced_cudaStreamCreateWithPriority(cudart_cudaStreamC
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pStream, flags, priority);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreateWithPriority) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreateWithPriority__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreateWithPriority) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreateWithPriority__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 43);
     cudaError_t tracer_result;
@@ -4179,10 +4199,11 @@ static cudaError_t cudart_traced_cudaStreamGetPriority(cudart_cudaStreamGetPrior
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hStream, priority);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetPriority) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetPriority__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetPriority) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetPriority__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 44);
     cudaError_t tracer_result;
@@ -4258,10 +4279,11 @@ static cudaError_t cudart_traced_cudaStreamGetFlags(cudart_cudaStreamGetFlags_fn
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hStream, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetFlags) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetFlags__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetFlags) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetFlags__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 45);
     cudaError_t tracer_result;
@@ -4336,10 +4358,11 @@ static cudaError_t cudart_traced_cudaStreamGetId(cudart_cudaStreamGetId_fn *trac
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hStream, streamId);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetId) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetId__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetId) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetId__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 46);
     cudaError_t tracer_result;
@@ -4414,10 +4437,11 @@ static cudaError_t cudart_traced_cudaStreamGetDevice(cudart_cudaStreamGetDevice_
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hStream, device);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetDevice) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetDevice__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetDevice) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetDevice__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 47);
     cudaError_t tracer_result;
@@ -4492,10 +4516,11 @@ static cudaError_t cudart_traced_cudaCtxResetPersistingL2Cache(cudart_cudaCtxRes
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real();
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCtxResetPersistingL2Cache) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCtxResetPersistingL2Cache__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCtxResetPersistingL2Cache) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCtxResetPersistingL2Cache__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 48);
     cudaError_t tracer_result;
@@ -4565,10 +4590,11 @@ static cudaError_t cudart_traced_cudaStreamCopyAttributes(cudart_cudaStreamCopyA
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, src);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCopyAttributes) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCopyAttributes__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCopyAttributes) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCopyAttributes__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 49);
     cudaError_t tracer_result;
@@ -4644,10 +4670,11 @@ static cudaError_t cudart_traced_cudaStreamGetAttribute(cudart_cudaStreamGetAttr
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hStream, attr, value_out);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetAttribute) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetAttribute__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetAttribute) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetAttribute__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 50);
     cudaError_t tracer_result;
@@ -4728,10 +4755,11 @@ static cudaError_t cudart_traced_cudaStreamSetAttribute(cudart_cudaStreamSetAttr
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hStream, attr, value);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamSetAttribute) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamSetAttribute__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamSetAttribute) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamSetAttribute__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 51);
     cudaError_t tracer_result;
@@ -4808,10 +4836,11 @@ static cudaError_t cudart_traced_cudaStreamDestroy(cudart_cudaStreamDestroy_fn *
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamDestroy) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamDestroy__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamDestroy) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamDestroy__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 52);
     cudaError_t tracer_result;
@@ -4883,10 +4912,11 @@ static cudaError_t cudart_traced_cudaStreamWaitEvent(cudart_cudaStreamWaitEvent_
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, event, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamWaitEvent) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamWaitEvent__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamWaitEvent) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamWaitEvent__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 53);
     cudaError_t tracer_result;
@@ -4965,10 +4995,11 @@ static cudaError_t cudart_traced_cudaStreamAddCallback(cudart_cudaStreamAddCallb
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, callback, userData, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamAddCallback) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamAddCallback__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamAddCallback) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamAddCallback__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 54);
     cudaError_t tracer_result;
@@ -5049,10 +5080,11 @@ static cudaError_t cudart_traced_cudaStreamSynchronize(cudart_cudaStreamSynchron
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamSynchronize) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamSynchronize__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamSynchronize) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamSynchronize__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 55);
     cudaError_t tracer_result;
@@ -5123,10 +5155,11 @@ static cudaError_t cudart_traced_cudaStreamQuery(cudart_cudaStreamQuery_fn *trac
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamQuery) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamQuery__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamQuery) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamQuery__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 56);
     cudaError_t tracer_result;
@@ -5199,10 +5232,11 @@ static cudaError_t cudart_traced_cudaStreamAttachMemAsync(cudart_cudaStreamAttac
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, devPtr, length, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamAttachMemAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamAttachMemAsync__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamAttachMemAsync) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamAttachMemAsync__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 57);
     cudaError_t tracer_result;
@@ -5284,10 +5318,11 @@ static cudaError_t cudart_traced_cudaStreamBeginCapture(cudart_cudaStreamBeginCa
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, mode);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamBeginCapture) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamBeginCapture__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamBeginCapture) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamBeginCapture__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 58);
     cudaError_t tracer_result;
@@ -5367,10 +5402,11 @@ static cudaError_t cudart_traced_cudaStreamBeginCaptureToGraph(cudart_cudaStream
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, graph, dependencies, dependencyData, numDependencies, mode);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamBeginCaptureToGraph) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamBeginCaptureToGraph__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamBeginCaptureToGraph) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamBeginCaptureToGraph__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 59);
     cudaError_t tracer_result;
@@ -5459,10 +5495,11 @@ static cudaError_t cudart_traced_cudaThreadExchangeStreamCaptureMode(cudart_cuda
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(mode);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaThreadExchangeStreamCaptureMode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaThreadExchangeStreamCaptureMode__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaThreadExchangeStreamCaptureMode) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaThreadExchangeStreamCaptureMode__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 60);
     cudaError_t tracer_result;
@@ -5536,10 +5573,11 @@ static cudaError_t cudart_traced_cudaStreamEndCapture(cudart_cudaStreamEndCaptur
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, pGraph);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamEndCapture) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamEndCapture__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamEndCapture) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamEndCapture__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 61);
     cudaError_t tracer_result;
@@ -5616,10 +5654,11 @@ static cudaError_t cudart_traced_cudaStreamIsCapturing(cudart_cudaStreamIsCaptur
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, pCaptureStatus);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamIsCapturing) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamIsCapturing__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamIsCapturing) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamIsCapturing__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 62);
     cudaError_t tracer_result;
@@ -5702,10 +5741,11 @@ static cudaError_t cudart_traced_cudaStreamGetCaptureInfo(cudart_cudaStreamGetCa
     return tracer_real(stream, captureStatus_out, id_out, graph_out, dependencies_out, edgeData_out,
                        numDependencies_out);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetCaptureInfo) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetCaptureInfo__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetCaptureInfo) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetCaptureInfo__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 63);
     cudaError_t tracer_result;
@@ -5812,10 +5852,11 @@ static cudaError_t cudart_traced_cudaStreamUpdateCaptureDependencies(cudart_cuda
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, dependencies, dependencyData, numDependencies, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamUpdateCaptureDependencies) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamUpdateCaptureDependencies__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamUpdateCaptureDependencies) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamUpdateCaptureDependencies__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 64);
     cudaError_t tracer_result;
@@ -5901,10 +5942,11 @@ static cudaError_t cudart_traced_cudaEventCreate(cudart_cudaEventCreate_fn *trac
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventCreate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventCreate__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventCreate) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventCreate__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 65);
     cudaError_t tracer_result;
@@ -5977,10 +6019,11 @@ static cudaError_t cudart_traced_cudaEventCreateWithFlags(cudart_cudaEventCreate
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(event, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventCreateWithFlags) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventCreateWithFlags__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventCreateWithFlags) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventCreateWithFlags__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 66);
     cudaError_t tracer_result;
@@ -6056,10 +6099,11 @@ static cudaError_t cudart_traced_cudaEventRecord(cudart_cudaEventRecord_fn *trac
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(event, stream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventRecord) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventRecord__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventRecord) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventRecord__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 67);
     cudaError_t tracer_result;
@@ -6134,10 +6178,11 @@ static cudaError_t cudart_traced_cudaEventRecordWithFlags(cudart_cudaEventRecord
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(event, stream, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventRecordWithFlags) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventRecordWithFlags__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventRecordWithFlags) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventRecordWithFlags__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 68);
     cudaError_t tracer_result;
@@ -6213,10 +6258,11 @@ static cudaError_t cudart_traced_cudaEventQuery(cudart_cudaEventQuery_fn *tracer
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventQuery) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventQuery__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventQuery) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventQuery__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 69);
     cudaError_t tracer_result;
@@ -6287,10 +6333,11 @@ static cudaError_t cudart_traced_cudaEventSynchronize(cudart_cudaEventSynchroniz
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventSynchronize) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventSynchronize__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventSynchronize) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventSynchronize__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 70);
     cudaError_t tracer_result;
@@ -6361,10 +6408,11 @@ static cudaError_t cudart_traced_cudaEventDestroy(cudart_cudaEventDestroy_fn *tr
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventDestroy) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventDestroy__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventDestroy) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventDestroy__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 71);
     cudaError_t tracer_result;
@@ -6436,10 +6484,11 @@ static cudaError_t cudart_traced_cudaEventElapsedTime(cudart_cudaEventElapsedTim
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ms, start, end);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventElapsedTime) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventElapsedTime__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventElapsedTime) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventElapsedTime__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 72);
     cudaError_t tracer_result;
@@ -6518,10 +6567,11 @@ static cudaError_t cudart_traced_cudaImportExternalMemory(cudart_cudaImportExter
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(extMem_out, memHandleDesc);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaImportExternalMemory) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaImportExternalMemory__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaImportExternalMemory) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaImportExternalMemory__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 73);
     cudaError_t tracer_result;
@@ -6600,10 +6650,11 @@ static cudaError_t cudart_traced_cudaExternalMemoryGetMappedBuffer(cudart_cudaEx
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(devPtr, extMem, bufferDesc);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaExternalMemoryGetMappedBuffer) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaExternalMemoryGetMappedBuffer__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaExternalMemoryGetMappedBuffer) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaExternalMemoryGetMappedBuffer__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 74);
     cudaError_t tracer_result;
@@ -6685,10 +6736,11 @@ static cudaError_t cudart_traced_cudaExternalMemoryGetMappedMipmappedArray(cudar
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(mipmap, extMem, mipmapDesc);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaExternalMemoryGetMappedMipmappedArray) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaExternalMemoryGetMappedMipmappedArray__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaExternalMemoryGetMappedMipmappedArray) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaExternalMemoryGetMappedMipmappedArray__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 75);
     cudaError_t tracer_result;
@@ -6770,10 +6822,11 @@ static cudaError_t cudart_traced_cudaDestroyExternalMemory(cudart_cudaDestroyExt
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(extMem);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyExternalMemory) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyExternalMemory__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyExternalMemory) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyExternalMemory__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 76);
     cudaError_t tracer_result;
@@ -6846,10 +6899,11 @@ static cudaError_t cudart_traced_cudaImportExternalSemaphore(cudart_cudaImportEx
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(extSem_out, semHandleDesc);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaImportExternalSemaphore) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaImportExternalSemaphore__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaImportExternalSemaphore) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaImportExternalSemaphore__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 77);
     cudaError_t tracer_result;
@@ -6929,10 +6983,11 @@ static cudaError_t cudart_traced_cudaSignalExternalSemaphoresAsync(cudart_cudaSi
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(extSemArray, paramsArray, numExtSems, stream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSignalExternalSemaphoresAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSignalExternalSemaphoresAsync__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSignalExternalSemaphoresAsync) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSignalExternalSemaphoresAsync__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 78);
     cudaError_t tracer_result;
@@ -7018,10 +7073,11 @@ static cudaError_t cudart_traced_cudaWaitExternalSemaphoresAsync(cudart_cudaWait
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(extSemArray, paramsArray, numExtSems, stream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaWaitExternalSemaphoresAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaWaitExternalSemaphoresAsync__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaWaitExternalSemaphoresAsync) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaWaitExternalSemaphoresAsync__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 79);
     cudaError_t tracer_result;
@@ -7104,10 +7160,11 @@ static cudaError_t cudart_traced_cudaDestroyExternalSemaphore(cudart_cudaDestroy
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(extSem);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyExternalSemaphore) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyExternalSemaphore__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyExternalSemaphore) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyExternalSemaphore__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 80);
     cudaError_t tracer_result;
@@ -7181,10 +7238,11 @@ static cudaError_t cudart_traced_cudaLaunchKernel(cudart_cudaLaunchKernel_fn *tr
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(func, gridDim, blockDim, args, sharedMem, stream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchKernel) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchKernel__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchKernel) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchKernel__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 81);
     cudaError_t tracer_result;
@@ -7270,10 +7328,11 @@ static cudaError_t cudart_traced_cudaLaunchKernelExC(cudart_cudaLaunchKernelExC_
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(config, func, args);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchKernelExC) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchKernelExC__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchKernelExC) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchKernelExC__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 82);
     cudaError_t tracer_result;
@@ -7353,10 +7412,11 @@ static cudaError_t cudart_traced_cudaLaunchCooperativeKernel(cudart_cudaLaunchCo
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(func, gridDim, blockDim, args, sharedMem, stream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchCooperativeKernel) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchCooperativeKernel__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchCooperativeKernel) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchCooperativeKernel__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 83);
     cudaError_t tracer_result;
@@ -7441,10 +7501,11 @@ static cudaError_t cudart_traced_cudaFuncSetCacheConfig(cudart_cudaFuncSetCacheC
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(func, cacheConfig);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetCacheConfig) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetCacheConfig__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetCacheConfig) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetCacheConfig__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 84);
     cudaError_t tracer_result;
@@ -7520,10 +7581,11 @@ static cudaError_t cudart_traced_cudaFuncGetAttributes(cudart_cudaFuncGetAttribu
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(attr, func);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetAttributes) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetAttributes__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetAttributes) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetAttributes__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 85);
     cudaError_t tracer_result;
@@ -7597,10 +7659,11 @@ static cudaError_t cudart_traced_cudaFuncSetAttribute(cudart_cudaFuncSetAttribut
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(func, attr, value);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetAttribute) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetAttribute__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetAttribute) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetAttribute__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 86);
     cudaError_t tracer_result;
@@ -7677,10 +7740,11 @@ static cudaError_t cudart_traced_cudaFuncGetName(cudart_cudaFuncGetName_fn *trac
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(name, func);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetName) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetName__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetName) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetName__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 87);
     cudaError_t tracer_result;
@@ -7756,10 +7820,11 @@ static cudaError_t cudart_traced_cudaFuncGetParamInfo(cudart_cudaFuncGetParamInf
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(func, paramIndex, paramOffset, paramSize);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetParamInfo) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetParamInfo__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetParamInfo) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetParamInfo__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 88);
     cudaError_t tracer_result;
@@ -7842,10 +7907,11 @@ static cudaError_t cudart_traced_cudaLaunchHostFunc(cudart_cudaLaunchHostFunc_fn
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, fn, userData);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchHostFunc) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchHostFunc__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchHostFunc) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchHostFunc__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 89);
     cudaError_t tracer_result;
@@ -7923,10 +7989,11 @@ static cudaError_t cudart_traced_cudaFuncSetSharedMemConfig(cudart_cudaFuncSetSh
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(func, config);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetSharedMemConfig) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetSharedMemConfig__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetSharedMemConfig) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetSharedMemConfig__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 90);
     cudaError_t tracer_result;
@@ -8004,10 +8071,11 @@ static cudaError_t cudart_traced_cudaOccupancyMaxActiveBlocksPerMultiprocessor(c
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(numBlocks, func, blockSize, dynamicSMemSize);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessor) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessor__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessor) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessor__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 91);
     cudaError_t tracer_result;
@@ -8094,10 +8162,11 @@ static cudaError_t cudart_traced_cudaOccupancyAvailableDynamicSMemPerBlock(cudar
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dynamicSmemSize, func, numBlocks, blockSize);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyAvailableDynamicSMemPerBlock) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyAvailableDynamicSMemPerBlock__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyAvailableDynamicSMemPerBlock) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyAvailableDynamicSMemPerBlock__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 92);
     cudaError_t tracer_result;
@@ -8185,10 +8254,11 @@ static cudaError_t cudart_traced_cudaOccupancyMaxActiveBlocksPerMultiprocessorWi
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(numBlocks, func, blockSize, dynamicSMemSize, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 93);
     cudaError_t tracer_result;
@@ -8281,10 +8351,11 @@ static cudaError_t cudart_traced_cudaOccupancyMaxPotentialClusterSize(cudart_cud
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(clusterSize, func, launchConfig);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxPotentialClusterSize) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxPotentialClusterSize__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxPotentialClusterSize) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxPotentialClusterSize__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 94);
     cudaError_t tracer_result;
@@ -8366,10 +8437,11 @@ static cudaError_t cudart_traced_cudaOccupancyMaxActiveClusters(cudart_cudaOccup
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(numClusters, func, launchConfig);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveClusters) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveClusters__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveClusters) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveClusters__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 95);
     cudaError_t tracer_result;
@@ -8449,10 +8521,11 @@ static cudaError_t cudart_traced_cudaMallocManaged(cudart_cudaMallocManaged_fn *
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(devPtr, size, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocManaged) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocManaged__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocManaged) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocManaged__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 96);
     cudaError_t tracer_result;
@@ -8529,10 +8602,11 @@ static cudaError_t cudart_traced_cudaMalloc(cudart_cudaMalloc_fn *tracer_real,
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(devPtr, size);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 97);
     cudaError_t tracer_result;
@@ -8606,10 +8680,11 @@ static cudaError_t cudart_traced_cudaMallocHost(cudart_cudaMallocHost_fn *tracer
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ptr, size);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocHost) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocHost__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocHost) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocHost__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 98);
     cudaError_t tracer_result;
@@ -8684,10 +8759,11 @@ static cudaError_t cudart_traced_cudaMallocPitch(cudart_cudaMallocPitch_fn *trac
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(devPtr, pitch, width, height);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocPitch) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocPitch__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocPitch) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocPitch__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 99);
     cudaError_t tracer_result;
@@ -8770,10 +8846,11 @@ static cudaError_t cudart_traced_cudaMallocArray(cudart_cudaMallocArray_fn *trac
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(array, desc, width, height, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocArray) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocArray__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocArray) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocArray__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 100);
     cudaError_t tracer_result;
@@ -8856,10 +8933,11 @@ static cudaError_t cudart_traced_cudaFree(cudart_cudaFree_fn *tracer_real,
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(devPtr);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFree) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFree__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFree) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFree__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 101);
     cudaError_t tracer_result;
@@ -8930,10 +9008,11 @@ static cudaError_t cudart_traced_cudaFreeHost(cudart_cudaFreeHost_fn *tracer_rea
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ptr);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeHost) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeHost__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeHost) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeHost__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 102);
     cudaError_t tracer_result;
@@ -9004,10 +9083,11 @@ static cudaError_t cudart_traced_cudaFreeArray(cudart_cudaFreeArray_fn *tracer_r
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(array);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeArray) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeArray__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeArray) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeArray__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 103);
     cudaError_t tracer_result;
@@ -9079,10 +9159,11 @@ static cudaError_t cudart_traced_cudaFreeMipmappedArray(cudart_cudaFreeMipmapped
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(mipmappedArray);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeMipmappedArray) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeMipmappedArray__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeMipmappedArray) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeMipmappedArray__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 104);
     cudaError_t tracer_result;
@@ -9155,10 +9236,11 @@ static cudaError_t cudart_traced_cudaHostAlloc(cudart_cudaHostAlloc_fn *tracer_r
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pHost, size, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostAlloc) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostAlloc__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostAlloc) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostAlloc__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 105);
     cudaError_t tracer_result;
@@ -9235,10 +9317,11 @@ static cudaError_t cudart_traced_cudaHostRegister(cudart_cudaHostRegister_fn *tr
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ptr, size, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostRegister) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostRegister__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostRegister) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostRegister__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 106);
     cudaError_t tracer_result;
@@ -9313,10 +9396,11 @@ static cudaError_t cudart_traced_cudaHostUnregister(cudart_cudaHostUnregister_fn
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ptr);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostUnregister) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostUnregister__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostUnregister) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostUnregister__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 107);
     cudaError_t tracer_result;
@@ -9388,10 +9472,11 @@ static cudaError_t cudart_traced_cudaHostGetDevicePointer(cudart_cudaHostGetDevi
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pDevice, pHost, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostGetDevicePointer) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostGetDevicePointer__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostGetDevicePointer) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostGetDevicePointer__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 108);
     cudaError_t tracer_result;
@@ -9469,10 +9554,11 @@ static cudaError_t cudart_traced_cudaHostGetFlags(cudart_cudaHostGetFlags_fn *tr
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pFlags, pHost);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostGetFlags) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostGetFlags__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostGetFlags) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostGetFlags__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 109);
     cudaError_t tracer_result;
@@ -9548,10 +9634,11 @@ static cudaError_t cudart_traced_cudaMalloc3D(cudart_cudaMalloc3D_fn *tracer_rea
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pitchedDevPtr, extent);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc3D) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc3D__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc3D) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc3D__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 110);
     cudaError_t tracer_result;
@@ -9625,10 +9712,11 @@ static cudaError_t cudart_traced_cudaMalloc3DArray(cudart_cudaMalloc3DArray_fn *
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(array, desc, extent, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc3DArray) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc3DArray__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc3DArray) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc3DArray__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 111);
     cudaError_t tracer_result;
@@ -9713,10 +9801,11 @@ static cudaError_t cudart_traced_cudaMallocMipmappedArray(cudart_cudaMallocMipma
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(mipmappedArray, desc, extent, numLevels, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocMipmappedArray) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocMipmappedArray__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocMipmappedArray) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocMipmappedArray__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 112);
     cudaError_t tracer_result;
@@ -9804,10 +9893,11 @@ static cudaError_t cudart_traced_cudaGetMipmappedArrayLevel(cudart_cudaGetMipmap
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(levelArray, mipmappedArray, level);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetMipmappedArrayLevel) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetMipmappedArrayLevel__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetMipmappedArrayLevel) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetMipmappedArrayLevel__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 113);
     cudaError_t tracer_result;
@@ -9888,10 +9978,11 @@ static cudaError_t cudart_traced_cudaMemcpy3D(cudart_cudaMemcpy3D_fn *tracer_rea
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(p);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3D) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3D__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3D) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3D__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 114);
     cudaError_t tracer_result;
@@ -9963,10 +10054,11 @@ static cudaError_t cudart_traced_cudaMemcpy3DPeer(cudart_cudaMemcpy3DPeer_fn *tr
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(p);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DPeer) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DPeer__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DPeer) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DPeer__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 115);
     cudaError_t tracer_result;
@@ -10039,10 +10131,11 @@ static cudaError_t cudart_traced_cudaMemcpy3DAsync(cudart_cudaMemcpy3DAsync_fn *
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(p, stream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DAsync__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DAsync) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DAsync__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 116);
     cudaError_t tracer_result;
@@ -10117,10 +10210,11 @@ static cudaError_t cudart_traced_cudaMemcpy3DPeerAsync(cudart_cudaMemcpy3DPeerAs
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(p, stream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DPeerAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DPeerAsync__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DPeerAsync) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DPeerAsync__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 117);
     cudaError_t tracer_result;
@@ -10194,10 +10288,11 @@ static cudaError_t cudart_traced_cudaMemGetInfo(cudart_cudaMemGetInfo_fn *tracer
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(free, total);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetInfo) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetInfo__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetInfo) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetInfo__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 118);
     cudaError_t tracer_result;
@@ -10275,10 +10370,11 @@ static cudaError_t cudart_traced_cudaArrayGetInfo(cudart_cudaArrayGetInfo_fn *tr
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(desc, extent, flags, array);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetInfo) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetInfo__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetInfo) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetInfo__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 119);
     cudaError_t tracer_result;
@@ -10361,10 +10457,11 @@ static cudaError_t cudart_traced_cudaArrayGetPlane(cudart_cudaArrayGetPlane_fn *
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pPlaneArray, hArray, planeIdx);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetPlane) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetPlane__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetPlane) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetPlane__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 120);
     cudaError_t tracer_result;
@@ -10444,10 +10541,11 @@ static cudaError_t cudart_traced_cudaArrayGetMemoryRequirements(cudart_cudaArray
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(memoryRequirements, array, device);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetMemoryRequirements) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetMemoryRequirements__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetMemoryRequirements) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetMemoryRequirements__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 121);
     cudaError_t tracer_result;
@@ -10528,10 +10626,11 @@ static cudaError_t cudart_traced_cudaMipmappedArrayGetMemoryRequirements(cudart_
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(memoryRequirements, mipmap, device);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMipmappedArrayGetMemoryRequirements) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMipmappedArrayGetMemoryRequirements__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMipmappedArrayGetMemoryRequirements) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMipmappedArrayGetMemoryRequirements__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 122);
     cudaError_t tracer_result;
@@ -10612,10 +10711,11 @@ static cudaError_t cudart_traced_cudaArrayGetSparseProperties(cudart_cudaArrayGe
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sparseProperties, array);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetSparseProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetSparseProperties__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetSparseProperties) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetSparseProperties__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 123);
     cudaError_t tracer_result;
@@ -10692,10 +10792,11 @@ static cudaError_t cudart_traced_cudaMipmappedArrayGetSparseProperties(cudart_cu
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sparseProperties, mipmap);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMipmappedArrayGetSparseProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMipmappedArrayGetSparseProperties__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMipmappedArrayGetSparseProperties) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMipmappedArrayGetSparseProperties__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 124);
     cudaError_t tracer_result;
@@ -10772,10 +10873,11 @@ static cudaError_t cudart_traced_cudaMemcpy(cudart_cudaMemcpy_fn *tracer_real,
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, src, count, kind);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 125);
     cudaError_t tracer_result;
@@ -10854,10 +10956,11 @@ static cudaError_t cudart_traced_cudaMemcpyPeer(cudart_cudaMemcpyPeer_fn *tracer
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, dstDevice, src, srcDevice, count);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyPeer) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyPeer__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyPeer) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyPeer__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 126);
     cudaError_t tracer_result;
@@ -10940,10 +11043,11 @@ static cudaError_t cudart_traced_cudaMemcpy2D(cudart_cudaMemcpy2D_fn *tracer_rea
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, dpitch, src, spitch, width, height, kind);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2D) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2D__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2D) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2D__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 127);
     cudaError_t tracer_result;
@@ -11033,10 +11137,11 @@ static cudaError_t cudart_traced_cudaMemcpy2DToArray(cudart_cudaMemcpy2DToArray_
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, wOffset, hOffset, src, spitch, width, height, kind);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DToArray) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DToArray__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DToArray) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DToArray__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 128);
     cudaError_t tracer_result;
@@ -11129,10 +11234,11 @@ static cudaError_t cudart_traced_cudaMemcpy2DFromArray(cudart_cudaMemcpy2DFromAr
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, dpitch, src, wOffset, hOffset, width, height, kind);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DFromArray) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DFromArray__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DFromArray) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DFromArray__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 129);
     cudaError_t tracer_result;
@@ -11228,10 +11334,11 @@ static cudaError_t cudart_traced_cudaMemcpy2DArrayToArray(cudart_cudaMemcpy2DArr
     return tracer_real(dst, wOffsetDst, hOffsetDst, src, wOffsetSrc, hOffsetSrc, width, height,
                        kind);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DArrayToArray) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DArrayToArray__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DArrayToArray) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DArrayToArray__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 130);
     cudaError_t tracer_result;
@@ -11329,10 +11436,11 @@ static cudaError_t cudart_traced_cudaMemcpyToSymbol(cudart_cudaMemcpyToSymbol_fn
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(symbol, src, count, offset, kind);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToSymbol) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToSymbol__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToSymbol) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToSymbol__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 131);
     cudaError_t tracer_result;
@@ -11416,10 +11524,11 @@ static cudaError_t cudart_traced_cudaMemcpyFromSymbol(cudart_cudaMemcpyFromSymbo
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, symbol, count, offset, kind);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromSymbol) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromSymbol__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromSymbol) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromSymbol__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 132);
     cudaError_t tracer_result;
@@ -11503,10 +11612,11 @@ static cudaError_t cudart_traced_cudaMemcpyAsync(cudart_cudaMemcpyAsync_fn *trac
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, src, count, kind, stream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyAsync__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyAsync) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyAsync__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 133);
     cudaError_t tracer_result;
@@ -11590,10 +11700,11 @@ static cudaError_t cudart_traced_cudaMemcpyPeerAsync(cudart_cudaMemcpyPeerAsync_
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, dstDevice, src, srcDevice, count, stream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyPeerAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyPeerAsync__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyPeerAsync) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyPeerAsync__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 134);
     cudaError_t tracer_result;
@@ -11683,10 +11794,11 @@ static cudaError_t cudart_traced_cudaMemcpyBatchAsync(cudart_cudaMemcpyBatchAsyn
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, stream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyBatchAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyBatchAsync__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyBatchAsync) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyBatchAsync__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 135);
     cudaError_t tracer_result;
@@ -11781,10 +11893,11 @@ static cudaError_t cudart_traced_cudaMemcpy3DBatchAsync(cudart_cudaMemcpy3DBatch
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(numOps, opList, flags, stream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DBatchAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DBatchAsync__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DBatchAsync) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DBatchAsync__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 136);
     cudaError_t tracer_result;
@@ -11867,10 +11980,11 @@ static cudaError_t cudart_traced_cudaMemcpy2DAsync(cudart_cudaMemcpy2DAsync_fn *
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, dpitch, src, spitch, width, height, kind, stream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DAsync__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DAsync) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DAsync__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 137);
     cudaError_t tracer_result;
@@ -11965,10 +12079,11 @@ static cudaError_t cudart_traced_cudaMemcpy2DToArrayAsync(cudart_cudaMemcpy2DToA
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, wOffset, hOffset, src, spitch, width, height, kind, stream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DToArrayAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DToArrayAsync__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DToArrayAsync) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DToArrayAsync__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 138);
     cudaError_t tracer_result;
@@ -12066,10 +12181,11 @@ static cudaError_t cudart_traced_cudaMemcpy2DFromArrayAsync(cudart_cudaMemcpy2DF
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, dpitch, src, wOffset, hOffset, width, height, kind, stream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DFromArrayAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DFromArrayAsync__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DFromArrayAsync) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DFromArrayAsync__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 139);
     cudaError_t tracer_result;
@@ -12167,10 +12283,11 @@ static cudaError_t cudart_traced_cudaMemcpyToSymbolAsync(cudart_cudaMemcpyToSymb
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(symbol, src, count, offset, kind, stream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToSymbolAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToSymbolAsync__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToSymbolAsync) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToSymbolAsync__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 140);
     cudaError_t tracer_result;
@@ -12257,10 +12374,11 @@ static cudaError_t cudart_traced_cudaMemcpyFromSymbolAsync(cudart_cudaMemcpyFrom
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, symbol, count, offset, kind, stream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromSymbolAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromSymbolAsync__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromSymbolAsync) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromSymbolAsync__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 141);
     cudaError_t tracer_result;
@@ -12345,10 +12463,11 @@ static cudaError_t cudart_traced_cudaMemset(cudart_cudaMemset_fn *tracer_real,
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(devPtr, value, count);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 142);
     cudaError_t tracer_result;
@@ -12424,10 +12543,11 @@ static cudaError_t cudart_traced_cudaMemset2D(cudart_cudaMemset2D_fn *tracer_rea
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(devPtr, pitch, value, width, height);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset2D) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset2D__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset2D) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset2D__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 143);
     cudaError_t tracer_result;
@@ -12510,10 +12630,11 @@ static cudaError_t cudart_traced_cudaMemset3D(cudart_cudaMemset3D_fn *tracer_rea
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pitchedDevPtr, value, extent);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset3D) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset3D__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset3D) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset3D__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 144);
     cudaError_t tracer_result;
@@ -12589,10 +12710,11 @@ static cudaError_t cudart_traced_cudaMemsetAsync(cudart_cudaMemsetAsync_fn *trac
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(devPtr, value, count, stream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemsetAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemsetAsync__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemsetAsync) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemsetAsync__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 145);
     cudaError_t tracer_result;
@@ -12673,10 +12795,11 @@ static cudaError_t cudart_traced_cudaMemset2DAsync(cudart_cudaMemset2DAsync_fn *
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(devPtr, pitch, value, width, height, stream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset2DAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset2DAsync__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset2DAsync) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset2DAsync__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 146);
     cudaError_t tracer_result;
@@ -12763,10 +12886,11 @@ static cudaError_t cudart_traced_cudaMemset3DAsync(cudart_cudaMemset3DAsync_fn *
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pitchedDevPtr, value, extent, stream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset3DAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset3DAsync__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset3DAsync) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset3DAsync__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 147);
     cudaError_t tracer_result;
@@ -12845,10 +12969,11 @@ static cudaError_t cudart_traced_cudaGetSymbolAddress(cudart_cudaGetSymbolAddres
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(devPtr, symbol);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSymbolAddress) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSymbolAddress__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSymbolAddress) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSymbolAddress__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 148);
     cudaError_t tracer_result;
@@ -12924,10 +13049,11 @@ static cudaError_t cudart_traced_cudaGetSymbolSize(cudart_cudaGetSymbolSize_fn *
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(size, symbol);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSymbolSize) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSymbolSize__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSymbolSize) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSymbolSize__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 149);
     cudaError_t tracer_result;
@@ -13003,10 +13129,11 @@ static cudaError_t cudart_traced_cudaMemPrefetchAsync(cudart_cudaMemPrefetchAsyn
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(devPtr, count, location, flags, stream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPrefetchAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPrefetchAsync__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPrefetchAsync) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPrefetchAsync__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 150);
     cudaError_t tracer_result;
@@ -13095,10 +13222,11 @@ static cudaError_t cudart_traced_cudaMemPrefetchBatchAsync(cudart_cudaMemPrefetc
     return tracer_real(dptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags,
                        stream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPrefetchBatchAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPrefetchBatchAsync__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPrefetchBatchAsync) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPrefetchBatchAsync__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 151);
     cudaError_t tracer_result;
@@ -13199,10 +13327,11 @@ static cudaError_t cudart_traced_cudaMemDiscardBatchAsync(cudart_cudaMemDiscardB
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dptrs, sizes, count, flags, stream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemDiscardBatchAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemDiscardBatchAsync__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemDiscardBatchAsync) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemDiscardBatchAsync__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 152);
     cudaError_t tracer_result;
@@ -13294,10 +13423,11 @@ static cudaError_t cudart_traced_cudaMemDiscardAndPrefetchBatchAsync(cudart_cuda
     return tracer_real(dptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags,
                        stream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemDiscardAndPrefetchBatchAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemDiscardAndPrefetchBatchAsync__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemDiscardAndPrefetchBatchAsync) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemDiscardAndPrefetchBatchAsync__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 153);
     cudaError_t tracer_result;
@@ -13398,10 +13528,11 @@ static cudaError_t cudart_traced_cudaMemAdvise(cudart_cudaMemAdvise_fn *tracer_r
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(devPtr, count, advice, location);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemAdvise) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemAdvise__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemAdvise) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemAdvise__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 154);
     cudaError_t tracer_result;
@@ -13483,10 +13614,11 @@ static cudaError_t cudart_traced_cudaMemRangeGetAttribute(cudart_cudaMemRangeGet
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(data, dataSize, attribute, devPtr, count);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemRangeGetAttribute) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemRangeGetAttribute__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemRangeGetAttribute) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemRangeGetAttribute__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 155);
     cudaError_t tracer_result;
@@ -13574,10 +13706,11 @@ static cudaError_t cudart_traced_cudaMemRangeGetAttributes(cudart_cudaMemRangeGe
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(data, dataSizes, attributes, numAttributes, devPtr, count);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemRangeGetAttributes) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemRangeGetAttributes__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemRangeGetAttributes) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemRangeGetAttributes__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 156);
     cudaError_t tracer_result;
@@ -13669,10 +13802,11 @@ static cudaError_t cudart_traced_cudaMemcpyToArray(cudart_cudaMemcpyToArray_fn *
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, wOffset, hOffset, src, count, kind);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToArray) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToArray__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToArray) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToArray__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 157);
     cudaError_t tracer_result;
@@ -13759,10 +13893,11 @@ static cudaError_t cudart_traced_cudaMemcpyFromArray(cudart_cudaMemcpyFromArray_
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, src, wOffset, hOffset, count, kind);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromArray) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromArray__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromArray) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromArray__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 158);
     cudaError_t tracer_result;
@@ -13850,10 +13985,11 @@ static cudaError_t cudart_traced_cudaMemcpyArrayToArray(cudart_cudaMemcpyArrayTo
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, wOffsetDst, hOffsetDst, src, wOffsetSrc, hOffsetSrc, count, kind);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyArrayToArray) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyArrayToArray__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyArrayToArray) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyArrayToArray__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 159);
     cudaError_t tracer_result;
@@ -13950,10 +14086,11 @@ static cudaError_t cudart_traced_cudaMemcpyToArrayAsync(cudart_cudaMemcpyToArray
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, wOffset, hOffset, src, count, kind, stream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToArrayAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToArrayAsync__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToArrayAsync) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToArrayAsync__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 160);
     cudaError_t tracer_result;
@@ -14044,10 +14181,11 @@ static cudaError_t cudart_traced_cudaMemcpyFromArrayAsync(cudart_cudaMemcpyFromA
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, src, wOffset, hOffset, count, kind, stream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromArrayAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromArrayAsync__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromArrayAsync) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromArrayAsync__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 161);
     cudaError_t tracer_result;
@@ -14136,10 +14274,11 @@ static cudaError_t cudart_traced_cudaMallocAsync(cudart_cudaMallocAsync_fn *trac
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(devPtr, size, hStream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocAsync__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocAsync) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocAsync__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 162);
     cudaError_t tracer_result;
@@ -14217,10 +14356,11 @@ static cudaError_t cudart_traced_cudaFreeAsync(cudart_cudaFreeAsync_fn *tracer_r
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(devPtr, hStream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeAsync__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeAsync) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeAsync__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 163);
     cudaError_t tracer_result;
@@ -14294,10 +14434,11 @@ static cudaError_t cudart_traced_cudaMemPoolTrimTo(cudart_cudaMemPoolTrimTo_fn *
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(memPool, minBytesToKeep);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolTrimTo) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolTrimTo__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolTrimTo) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolTrimTo__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 164);
     cudaError_t tracer_result;
@@ -14373,10 +14514,11 @@ static cudaError_t cudart_traced_cudaMemPoolSetAttribute(cudart_cudaMemPoolSetAt
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(memPool, attr, value);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolSetAttribute) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolSetAttribute__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolSetAttribute) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolSetAttribute__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 165);
     cudaError_t tracer_result;
@@ -14454,10 +14596,11 @@ static cudaError_t cudart_traced_cudaMemPoolGetAttribute(cudart_cudaMemPoolGetAt
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(memPool, attr, value);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolGetAttribute) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolGetAttribute__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolGetAttribute) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolGetAttribute__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 166);
     cudaError_t tracer_result;
@@ -14536,10 +14679,11 @@ static cudaError_t cudart_traced_cudaMemPoolSetAccess(cudart_cudaMemPoolSetAcces
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(memPool, descList, count);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolSetAccess) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolSetAccess__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolSetAccess) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolSetAccess__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 167);
     cudaError_t tracer_result;
@@ -14620,10 +14764,11 @@ static cudaError_t cudart_traced_cudaMemPoolGetAccess(cudart_cudaMemPoolGetAcces
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(flags, memPool, location);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolGetAccess) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolGetAccess__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolGetAccess) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolGetAccess__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 168);
     cudaError_t tracer_result;
@@ -14704,10 +14849,11 @@ static cudaError_t cudart_traced_cudaMemPoolCreate(cudart_cudaMemPoolCreate_fn *
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(memPool, poolProps);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolCreate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolCreate__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolCreate) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolCreate__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 169);
     cudaError_t tracer_result;
@@ -14783,10 +14929,11 @@ static cudaError_t cudart_traced_cudaMemPoolDestroy(cudart_cudaMemPoolDestroy_fn
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(memPool);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolDestroy) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolDestroy__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolDestroy) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolDestroy__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 170);
     cudaError_t tracer_result;
@@ -14860,10 +15007,11 @@ static cudaError_t cudart_traced_cudaMemGetDefaultMemPool(cudart_cudaMemGetDefau
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(memPool, location, type);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetDefaultMemPool) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetDefaultMemPool__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetDefaultMemPool) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetDefaultMemPool__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 171);
     cudaError_t tracer_result;
@@ -14945,10 +15093,11 @@ static cudaError_t cudart_traced_cudaMemGetMemPool(cudart_cudaMemGetMemPool_fn *
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(memPool, location, type);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetMemPool) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetMemPool__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetMemPool) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetMemPool__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 172);
     cudaError_t tracer_result;
@@ -15030,10 +15179,11 @@ static cudaError_t cudart_traced_cudaMemSetMemPool(cudart_cudaMemSetMemPool_fn *
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(location, type, memPool);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemSetMemPool) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemSetMemPool__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemSetMemPool) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemSetMemPool__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 173);
     cudaError_t tracer_result;
@@ -15113,10 +15263,11 @@ static cudaError_t cudart_traced_cudaMallocFromPoolAsync(cudart_cudaMallocFromPo
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ptr, size, memPool, stream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocFromPoolAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocFromPoolAsync__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocFromPoolAsync) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocFromPoolAsync__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 174);
     cudaError_t tracer_result;
@@ -15201,10 +15352,11 @@ static cudaError_t cudart_traced_cudaMemPoolExportToShareableHandle(cudart_cudaM
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(shareableHandle, memPool, handleType, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolExportToShareableHandle) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolExportToShareableHandle__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolExportToShareableHandle) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolExportToShareableHandle__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 175);
     cudaError_t tracer_result;
@@ -15290,10 +15442,11 @@ static cudaError_t cudart_traced_cudaMemPoolImportFromShareableHandle(cudart_cud
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(memPool, shareableHandle, handleType, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolImportFromShareableHandle) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolImportFromShareableHandle__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolImportFromShareableHandle) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolImportFromShareableHandle__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 176);
     cudaError_t tracer_result;
@@ -15378,10 +15531,11 @@ static cudaError_t cudart_traced_cudaMemPoolExportPointer(cudart_cudaMemPoolExpo
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(exportData, ptr);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolExportPointer) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolExportPointer__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolExportPointer) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolExportPointer__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 177);
     cudaError_t tracer_result;
@@ -15457,10 +15611,11 @@ static cudaError_t cudart_traced_cudaMemPoolImportPointer(cudart_cudaMemPoolImpo
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ptr, memPool, exportData);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolImportPointer) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolImportPointer__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolImportPointer) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolImportPointer__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 178);
     cudaError_t tracer_result;
@@ -15541,10 +15696,11 @@ static cudaError_t cudart_traced_cudaPointerGetAttributes(cudart_cudaPointerGetA
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(attributes, ptr);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPointerGetAttributes) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPointerGetAttributes__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPointerGetAttributes) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPointerGetAttributes__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 179);
     cudaError_t tracer_result;
@@ -15620,10 +15776,11 @@ static cudaError_t cudart_traced_cudaDeviceCanAccessPeer(cudart_cudaDeviceCanAcc
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(canAccessPeer, device, peerDevice);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceCanAccessPeer) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceCanAccessPeer__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceCanAccessPeer) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceCanAccessPeer__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 180);
     cudaError_t tracer_result;
@@ -15702,10 +15859,11 @@ static cudaError_t cudart_traced_cudaDeviceEnablePeerAccess(cudart_cudaDeviceEna
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(peerDevice, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceEnablePeerAccess) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceEnablePeerAccess__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceEnablePeerAccess) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceEnablePeerAccess__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 181);
     cudaError_t tracer_result;
@@ -15780,10 +15938,11 @@ static cudaError_t cudart_traced_cudaDeviceDisablePeerAccess(cudart_cudaDeviceDi
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(peerDevice);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceDisablePeerAccess) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceDisablePeerAccess__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceDisablePeerAccess) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceDisablePeerAccess__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 182);
     cudaError_t tracer_result;
@@ -15856,10 +16015,11 @@ static cudaError_t cudart_traced_cudaGraphicsUnregisterResource(cudart_cudaGraph
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(resource);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsUnregisterResource) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsUnregisterResource__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsUnregisterResource) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsUnregisterResource__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 183);
     cudaError_t tracer_result;
@@ -15933,10 +16093,11 @@ static cudaError_t cudart_traced_cudaGraphicsResourceSetMapFlags(cudart_cudaGrap
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(resource, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceSetMapFlags) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceSetMapFlags__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceSetMapFlags) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceSetMapFlags__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 184);
     cudaError_t tracer_result;
@@ -16012,10 +16173,11 @@ static cudaError_t cudart_traced_cudaGraphicsMapResources(cudart_cudaGraphicsMap
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, resources, stream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsMapResources) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsMapResources__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsMapResources) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsMapResources__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 185);
     cudaError_t tracer_result;
@@ -16096,10 +16258,11 @@ static cudaError_t cudart_traced_cudaGraphicsUnmapResources(cudart_cudaGraphicsU
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, resources, stream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsUnmapResources) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsUnmapResources__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsUnmapResources) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsUnmapResources__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 186);
     cudaError_t tracer_result;
@@ -16180,10 +16343,11 @@ static cudaError_t cudart_traced_cudaGraphicsResourceGetMappedPointer(cudart_cud
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(devPtr, size, resource);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceGetMappedPointer) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceGetMappedPointer__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceGetMappedPointer) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceGetMappedPointer__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 187);
     cudaError_t tracer_result;
@@ -16268,10 +16432,11 @@ static cudaError_t cudart_traced_cudaGraphicsSubResourceGetMappedArray(cudart_cu
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(array, resource, arrayIndex, mipLevel);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsSubResourceGetMappedArray) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsSubResourceGetMappedArray__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsSubResourceGetMappedArray) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsSubResourceGetMappedArray__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 188);
     cudaError_t tracer_result;
@@ -16356,10 +16521,11 @@ static cudaError_t cudart_traced_cudaGraphicsResourceGetMappedMipmappedArray(cud
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(mipmappedArray, resource);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceGetMappedMipmappedArray) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceGetMappedMipmappedArray__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceGetMappedMipmappedArray) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceGetMappedMipmappedArray__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 189);
     cudaError_t tracer_result;
@@ -16438,10 +16604,11 @@ static cudaError_t cudart_traced_cudaGetChannelDesc(cudart_cudaGetChannelDesc_fn
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(desc, array);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetChannelDesc) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetChannelDesc__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetChannelDesc) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetChannelDesc__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 190);
     cudaError_t tracer_result;
@@ -16516,10 +16683,11 @@ static struct cudaChannelFormatDesc cudart_traced_cudaCreateChannelDesc(cudart_c
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(x, y, z, w, f);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateChannelDesc) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateChannelDesc__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateChannelDesc) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateChannelDesc__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 191);
     struct cudaChannelFormatDesc tracer_result;
@@ -16605,10 +16773,11 @@ static cudaError_t cudart_traced_cudaCreateTextureObject(cudart_cudaCreateTextur
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pTexObject, pResDesc, pTexDesc, pResViewDesc);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateTextureObject) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateTextureObject__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateTextureObject) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateTextureObject__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 192);
     cudaError_t tracer_result;
@@ -16692,10 +16861,11 @@ static cudaError_t cudart_traced_cudaDestroyTextureObject(cudart_cudaDestroyText
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(texObject);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyTextureObject) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyTextureObject__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyTextureObject) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyTextureObject__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 193);
     cudaError_t tracer_result;
@@ -16768,10 +16938,11 @@ static cudaError_t cudart_traced_cudaGetTextureObjectResourceDesc(cudart_cudaGet
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pResDesc, texObject);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectResourceDesc) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectResourceDesc__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectResourceDesc) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectResourceDesc__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 194);
     cudaError_t tracer_result;
@@ -16848,10 +17019,11 @@ static cudaError_t cudart_traced_cudaGetTextureObjectTextureDesc(cudart_cudaGetT
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pTexDesc, texObject);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectTextureDesc) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectTextureDesc__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectTextureDesc) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectTextureDesc__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 195);
     cudaError_t tracer_result;
@@ -16928,10 +17100,11 @@ static cudaError_t cudart_traced_cudaGetTextureObjectResourceViewDesc(cudart_cud
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pResViewDesc, texObject);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectResourceViewDesc) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectResourceViewDesc__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectResourceViewDesc) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectResourceViewDesc__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 196);
     cudaError_t tracer_result;
@@ -17009,10 +17182,11 @@ static cudaError_t cudart_traced_cudaCreateSurfaceObject(cudart_cudaCreateSurfac
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pSurfObject, pResDesc);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateSurfaceObject) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateSurfaceObject__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateSurfaceObject) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateSurfaceObject__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 197);
     cudaError_t tracer_result;
@@ -17089,10 +17263,11 @@ static cudaError_t cudart_traced_cudaDestroySurfaceObject(cudart_cudaDestroySurf
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(surfObject);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroySurfaceObject) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroySurfaceObject__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroySurfaceObject) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroySurfaceObject__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 198);
     cudaError_t tracer_result;
@@ -17166,10 +17341,11 @@ static cudaError_t cudart_traced_cudaGetSurfaceObjectResourceDesc(cudart_cudaGet
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pResDesc, surfObject);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSurfaceObjectResourceDesc) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSurfaceObjectResourceDesc__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSurfaceObjectResourceDesc) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSurfaceObjectResourceDesc__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 199);
     cudaError_t tracer_result;
@@ -17244,10 +17420,11 @@ static cudaError_t cudart_traced_cudaDriverGetVersion(cudart_cudaDriverGetVersio
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(driverVersion);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDriverGetVersion) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDriverGetVersion__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDriverGetVersion) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDriverGetVersion__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 200);
     cudaError_t tracer_result;
@@ -17320,10 +17497,11 @@ static cudaError_t cudart_traced_cudaRuntimeGetVersion(cudart_cudaRuntimeGetVers
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(runtimeVersion);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaRuntimeGetVersion) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaRuntimeGetVersion__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaRuntimeGetVersion) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaRuntimeGetVersion__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 201);
     cudaError_t tracer_result;
@@ -17399,10 +17577,11 @@ static cudaError_t cudart_traced_cudaLogsRegisterCallback(cudart_cudaLogsRegiste
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(callbackFunc, userData, callback_out);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsRegisterCallback) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsRegisterCallback__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsRegisterCallback) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsRegisterCallback__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 202);
     cudaError_t tracer_result;
@@ -17482,10 +17661,11 @@ static cudaError_t cudart_traced_cudaLogsUnregisterCallback(cudart_cudaLogsUnreg
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(callback);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsUnregisterCallback) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsUnregisterCallback__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsUnregisterCallback) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsUnregisterCallback__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 203);
     cudaError_t tracer_result;
@@ -17558,10 +17738,11 @@ static cudaError_t cudart_traced_cudaLogsCurrent(cudart_cudaLogsCurrent_fn *trac
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(iterator_out, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsCurrent) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsCurrent__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsCurrent) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsCurrent__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 204);
     cudaError_t tracer_result;
@@ -17638,10 +17819,11 @@ static cudaError_t cudart_traced_cudaLogsDumpToFile(cudart_cudaLogsDumpToFile_fn
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(iterator, pathToFile, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsDumpToFile) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsDumpToFile__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsDumpToFile) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsDumpToFile__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 205);
     cudaError_t tracer_result;
@@ -17721,10 +17903,11 @@ static cudaError_t cudart_traced_cudaLogsDumpToMemory(cudart_cudaLogsDumpToMemor
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(iterator, buffer, size, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsDumpToMemory) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsDumpToMemory__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsDumpToMemory) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsDumpToMemory__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 206);
     cudaError_t tracer_result;
@@ -17808,10 +17991,11 @@ static cudaError_t cudart_traced_cudaGraphCreate(cudart_cudaGraphCreate_fn *trac
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraph, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphCreate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphCreate__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphCreate) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphCreate__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 207);
     cudaError_t tracer_result;
@@ -17890,10 +18074,11 @@ static cudaError_t cudart_traced_cudaGraphAddKernelNode(cudart_cudaGraphAddKerne
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, pNodeParams);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddKernelNode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddKernelNode__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddKernelNode) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddKernelNode__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 208);
     cudaError_t tracer_result;
@@ -17980,10 +18165,11 @@ static cudaError_t cudart_traced_cudaGraphKernelNodeGetParams(cudart_cudaGraphKe
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, pNodeParams);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeGetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeGetParams__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeGetParams) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeGetParams__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 209);
     cudaError_t tracer_result;
@@ -18060,10 +18246,11 @@ static cudaError_t cudart_traced_cudaGraphKernelNodeSetParams(cudart_cudaGraphKe
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, pNodeParams);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeSetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeSetParams__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeSetParams) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeSetParams__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 210);
     cudaError_t tracer_result;
@@ -18140,10 +18327,11 @@ static cudaError_t cudart_traced_cudaGraphKernelNodeCopyAttributes(cudart_cudaGr
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDst, hSrc);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeCopyAttributes) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeCopyAttributes__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeCopyAttributes) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeCopyAttributes__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 211);
     cudaError_t tracer_result;
@@ -18220,10 +18408,11 @@ static cudaError_t cudart_traced_cudaGraphKernelNodeGetAttribute(cudart_cudaGrap
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hNode, attr, value_out);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeGetAttribute) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeGetAttribute__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeGetAttribute) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeGetAttribute__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 212);
     cudaError_t tracer_result;
@@ -18304,10 +18493,11 @@ static cudaError_t cudart_traced_cudaGraphKernelNodeSetAttribute(cudart_cudaGrap
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hNode, attr, value);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeSetAttribute) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeSetAttribute__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeSetAttribute) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeSetAttribute__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 213);
     cudaError_t tracer_result;
@@ -18389,10 +18579,11 @@ static cudaError_t cudart_traced_cudaGraphAddMemcpyNode(cudart_cudaGraphAddMemcp
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, pCopyParams);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNode__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNode) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNode__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 214);
     cudaError_t tracer_result;
@@ -18485,10 +18676,11 @@ static cudaError_t cudart_traced_cudaGraphAddMemcpyNodeToSymbol(cudart_cudaGraph
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, symbol, src, count,
                        offset, kind);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNodeToSymbol) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNodeToSymbol__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNodeToSymbol) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNodeToSymbol__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 215);
     cudaError_t tracer_result;
@@ -18596,10 +18788,11 @@ static cudaError_t cudart_traced_cudaGraphAddMemcpyNodeFromSymbol(cudart_cudaGra
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, dst, symbol, count,
                        offset, kind);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNodeFromSymbol) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNodeFromSymbol__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNodeFromSymbol) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNodeFromSymbol__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 216);
     cudaError_t tracer_result;
@@ -18704,10 +18897,11 @@ static cudaError_t cudart_traced_cudaGraphAddMemcpyNode1D(cudart_cudaGraphAddMem
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, dst, src, count, kind);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNode1D) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNode1D__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNode1D) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNode1D__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 217);
     cudaError_t tracer_result;
@@ -18804,10 +18998,11 @@ static cudaError_t cudart_traced_cudaGraphMemcpyNodeGetParams(cudart_cudaGraphMe
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, pNodeParams);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeGetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeGetParams__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeGetParams) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeGetParams__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 218);
     cudaError_t tracer_result;
@@ -18883,10 +19078,11 @@ static cudaError_t cudart_traced_cudaGraphMemcpyNodeSetParams(cudart_cudaGraphMe
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, pNodeParams);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 219);
     cudaError_t tracer_result;
@@ -18966,10 +19162,11 @@ static cudaError_t cudart_traced_cudaGraphMemcpyNodeSetParamsToSymbol(cudart_cud
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, symbol, src, count, offset, kind);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsToSymbol) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsToSymbol__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsToSymbol) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsToSymbol__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 220);
     cudaError_t tracer_result;
@@ -19060,10 +19257,11 @@ static cudaError_t cudart_traced_cudaGraphMemcpyNodeSetParamsFromSymbol(cudart_c
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, dst, symbol, count, offset, kind);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsFromSymbol) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsFromSymbol__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsFromSymbol) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsFromSymbol__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 221);
     cudaError_t tracer_result;
@@ -19152,10 +19350,11 @@ static cudaError_t cudart_traced_cudaGraphMemcpyNodeSetParams1D(cudart_cudaGraph
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, dst, src, count, kind);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams1D) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams1D__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams1D) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams1D__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 222);
     cudaError_t tracer_result;
@@ -19242,10 +19441,11 @@ static cudaError_t cudart_traced_cudaGraphAddMemsetNode(cudart_cudaGraphAddMemse
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, pMemsetParams);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemsetNode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemsetNode__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemsetNode) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemsetNode__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 223);
     cudaError_t tracer_result;
@@ -19332,10 +19532,11 @@ static cudaError_t cudart_traced_cudaGraphMemsetNodeGetParams(cudart_cudaGraphMe
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, pNodeParams);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemsetNodeGetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemsetNodeGetParams__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemsetNodeGetParams) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemsetNodeGetParams__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 224);
     cudaError_t tracer_result;
@@ -19411,10 +19612,11 @@ static cudaError_t cudart_traced_cudaGraphMemsetNodeSetParams(cudart_cudaGraphMe
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, pNodeParams);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemsetNodeSetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemsetNodeSetParams__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemsetNodeSetParams) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemsetNodeSetParams__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 225);
     cudaError_t tracer_result;
@@ -19494,10 +19696,11 @@ static cudaError_t cudart_traced_cudaGraphAddHostNode(cudart_cudaGraphAddHostNod
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, pNodeParams);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddHostNode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddHostNode__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddHostNode) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddHostNode__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 226);
     cudaError_t tracer_result;
@@ -19584,10 +19787,11 @@ static cudaError_t cudart_traced_cudaGraphHostNodeGetParams(cudart_cudaGraphHost
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, pNodeParams);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphHostNodeGetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphHostNodeGetParams__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphHostNodeGetParams) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphHostNodeGetParams__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 227);
     cudaError_t tracer_result;
@@ -19663,10 +19867,11 @@ static cudaError_t cudart_traced_cudaGraphHostNodeSetParams(cudart_cudaGraphHost
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, pNodeParams);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphHostNodeSetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphHostNodeSetParams__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphHostNodeSetParams) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphHostNodeSetParams__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 228);
     cudaError_t tracer_result;
@@ -19746,10 +19951,11 @@ static cudaError_t cudart_traced_cudaGraphAddChildGraphNode(cudart_cudaGraphAddC
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, childGraph);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddChildGraphNode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddChildGraphNode__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddChildGraphNode) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddChildGraphNode__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 229);
     cudaError_t tracer_result;
@@ -19837,10 +20043,11 @@ static cudaError_t cudart_traced_cudaGraphChildGraphNodeGetGraph(cudart_cudaGrap
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, pGraph);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphChildGraphNodeGetGraph) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphChildGraphNodeGetGraph__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphChildGraphNodeGetGraph) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphChildGraphNodeGetGraph__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 230);
     cudaError_t tracer_result;
@@ -19919,10 +20126,11 @@ static cudaError_t cudart_traced_cudaGraphAddEmptyNode(cudart_cudaGraphAddEmptyN
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEmptyNode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEmptyNode__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEmptyNode) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEmptyNode__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 231);
     cudaError_t tracer_result;
@@ -20008,10 +20216,11 @@ static cudaError_t cudart_traced_cudaGraphAddEventRecordNode(cudart_cudaGraphAdd
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEventRecordNode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEventRecordNode__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEventRecordNode) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEventRecordNode__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 232);
     cudaError_t tracer_result;
@@ -20099,10 +20308,11 @@ static cudaError_t cudart_traced_cudaGraphEventRecordNodeGetEvent(cudart_cudaGra
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, event_out);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventRecordNodeGetEvent) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventRecordNodeGetEvent__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventRecordNodeGetEvent) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventRecordNodeGetEvent__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 233);
     cudaError_t tracer_result;
@@ -20179,10 +20389,11 @@ static cudaError_t cudart_traced_cudaGraphEventRecordNodeSetEvent(cudart_cudaGra
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventRecordNodeSetEvent) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventRecordNodeSetEvent__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventRecordNodeSetEvent) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventRecordNodeSetEvent__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 234);
     cudaError_t tracer_result;
@@ -20261,10 +20472,11 @@ static cudaError_t cudart_traced_cudaGraphAddEventWaitNode(cudart_cudaGraphAddEv
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEventWaitNode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEventWaitNode__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEventWaitNode) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEventWaitNode__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 235);
     cudaError_t tracer_result;
@@ -20352,10 +20564,11 @@ static cudaError_t cudart_traced_cudaGraphEventWaitNodeGetEvent(cudart_cudaGraph
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, event_out);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventWaitNodeGetEvent) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventWaitNodeGetEvent__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventWaitNodeGetEvent) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventWaitNodeGetEvent__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 236);
     cudaError_t tracer_result;
@@ -20432,10 +20645,11 @@ static cudaError_t cudart_traced_cudaGraphEventWaitNodeSetEvent(cudart_cudaGraph
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventWaitNodeSetEvent) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventWaitNodeSetEvent__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventWaitNodeSetEvent) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventWaitNodeSetEvent__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 237);
     cudaError_t tracer_result;
@@ -20514,10 +20728,11 @@ static cudaError_t cudart_traced_cudaGraphAddExternalSemaphoresSignalNode(cudart
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, nodeParams);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddExternalSemaphoresSignalNode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddExternalSemaphoresSignalNode__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddExternalSemaphoresSignalNode) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddExternalSemaphoresSignalNode__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 238);
     cudaError_t tracer_result;
@@ -20607,10 +20822,11 @@ static cudaError_t cudart_traced_cudaGraphExternalSemaphoresSignalNodeGetParams(
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hNode, params_out);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeGetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeGetParams__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeGetParams) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeGetParams__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 239);
     cudaError_t tracer_result;
@@ -20688,10 +20904,11 @@ static cudaError_t cudart_traced_cudaGraphExternalSemaphoresSignalNodeSetParams(
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hNode, nodeParams);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeSetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeSetParams__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeSetParams) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeSetParams__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 240);
     cudaError_t tracer_result;
@@ -20772,10 +20989,11 @@ static cudaError_t cudart_traced_cudaGraphAddExternalSemaphoresWaitNode(cudart_c
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, nodeParams);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddExternalSemaphoresWaitNode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddExternalSemaphoresWaitNode__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddExternalSemaphoresWaitNode) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddExternalSemaphoresWaitNode__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 241);
     cudaError_t tracer_result;
@@ -20865,10 +21083,11 @@ static cudaError_t cudart_traced_cudaGraphExternalSemaphoresWaitNodeGetParams(cu
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hNode, params_out);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeGetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeGetParams__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeGetParams) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeGetParams__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 242);
     cudaError_t tracer_result;
@@ -20946,10 +21165,11 @@ static cudaError_t cudart_traced_cudaGraphExternalSemaphoresWaitNodeSetParams(cu
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hNode, nodeParams);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeSetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeSetParams__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeSetParams) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeSetParams__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 243);
     cudaError_t tracer_result;
@@ -21030,10 +21250,11 @@ static cudaError_t cudart_traced_cudaGraphAddMemAllocNode(cudart_cudaGraphAddMem
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, nodeParams);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemAllocNode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemAllocNode__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemAllocNode) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemAllocNode__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 244);
     cudaError_t tracer_result;
@@ -21121,10 +21342,11 @@ static cudaError_t cudart_traced_cudaGraphMemAllocNodeGetParams(cudart_cudaGraph
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, params_out);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemAllocNodeGetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemAllocNodeGetParams__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemAllocNodeGetParams) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemAllocNodeGetParams__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 245);
     cudaError_t tracer_result;
@@ -21203,10 +21425,11 @@ static cudaError_t cudart_traced_cudaGraphAddMemFreeNode(cudart_cudaGraphAddMemF
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, dptr);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemFreeNode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemFreeNode__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemFreeNode) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemFreeNode__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 246);
     cudaError_t tracer_result;
@@ -21292,10 +21515,11 @@ static cudaError_t cudart_traced_cudaGraphMemFreeNodeGetParams(cudart_cudaGraphM
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, dptr_out);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemFreeNodeGetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemFreeNodeGetParams__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemFreeNodeGetParams) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemFreeNodeGetParams__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 247);
     cudaError_t tracer_result;
@@ -21369,10 +21593,11 @@ static cudaError_t cudart_traced_cudaDeviceGraphMemTrim(cudart_cudaDeviceGraphMe
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGraphMemTrim) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGraphMemTrim__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGraphMemTrim) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGraphMemTrim__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 248);
     cudaError_t tracer_result;
@@ -21446,10 +21671,11 @@ static cudaError_t cudart_traced_cudaDeviceGetGraphMemAttribute(cudart_cudaDevic
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device, attr, value);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetGraphMemAttribute) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetGraphMemAttribute__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetGraphMemAttribute) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetGraphMemAttribute__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 249);
     cudaError_t tracer_result;
@@ -21529,10 +21755,11 @@ static cudaError_t cudart_traced_cudaDeviceSetGraphMemAttribute(cudart_cudaDevic
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device, attr, value);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetGraphMemAttribute) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetGraphMemAttribute__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetGraphMemAttribute) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetGraphMemAttribute__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 250);
     cudaError_t tracer_result;
@@ -21610,10 +21837,11 @@ static cudaError_t cudart_traced_cudaGraphClone(cudart_cudaGraphClone_fn *tracer
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphClone, originalGraph);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphClone) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphClone__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphClone) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphClone__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 251);
     cudaError_t tracer_result;
@@ -21691,10 +21919,11 @@ static cudaError_t cudart_traced_cudaGraphNodeFindInClone(cudart_cudaGraphNodeFi
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pNode, originalNode, clonedGraph);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeFindInClone) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeFindInClone__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeFindInClone) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeFindInClone__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 252);
     cudaError_t tracer_result;
@@ -21775,10 +22004,11 @@ static cudaError_t cudart_traced_cudaGraphNodeGetType(cudart_cudaGraphNodeGetTyp
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, pType);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetType) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetType__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetType) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetType__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 253);
     cudaError_t tracer_result;
@@ -21853,10 +22083,11 @@ static cudaError_t cudart_traced_cudaGraphGetNodes(cudart_cudaGraphGetNodes_fn *
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(graph, nodes, numNodes);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetNodes) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetNodes__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetNodes) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetNodes__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 254);
     cudaError_t tracer_result;
@@ -21937,10 +22168,11 @@ static cudaError_t cudart_traced_cudaGraphGetRootNodes(cudart_cudaGraphGetRootNo
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(graph, pRootNodes, pNumRootNodes);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetRootNodes) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetRootNodes__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetRootNodes) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetRootNodes__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 255);
     cudaError_t tracer_result;
@@ -22022,10 +22254,11 @@ static cudaError_t cudart_traced_cudaGraphGetEdges(cudart_cudaGraphGetEdges_fn *
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(graph, from, to, edgeData, numEdges);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetEdges) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetEdges__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetEdges) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetEdges__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 256);
     cudaError_t tracer_result;
@@ -22114,10 +22347,11 @@ static cudaError_t cudart_traced_cudaGraphNodeGetDependencies(cudart_cudaGraphNo
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, pDependencies, edgeData, pNumDependencies);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetDependencies) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetDependencies__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetDependencies) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetDependencies__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 257);
     cudaError_t tracer_result;
@@ -22203,10 +22437,11 @@ static cudaError_t cudart_traced_cudaGraphNodeGetDependentNodes(cudart_cudaGraph
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, pDependentNodes, edgeData, pNumDependentNodes);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetDependentNodes) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetDependentNodes__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetDependentNodes) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetDependentNodes__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 258);
     cudaError_t tracer_result;
@@ -22294,10 +22529,11 @@ static cudaError_t cudart_traced_cudaGraphAddDependencies(cudart_cudaGraphAddDep
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(graph, from, to, edgeData, numDependencies);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddDependencies) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddDependencies__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddDependencies) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddDependencies__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 259);
     cudaError_t tracer_result;
@@ -22385,10 +22621,11 @@ static cudaError_t cudart_traced_cudaGraphRemoveDependencies(cudart_cudaGraphRem
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(graph, from, to, edgeData, numDependencies);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphRemoveDependencies) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphRemoveDependencies__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphRemoveDependencies) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphRemoveDependencies__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 260);
     cudaError_t tracer_result;
@@ -22472,10 +22709,11 @@ static cudaError_t cudart_traced_cudaGraphDestroyNode(cudart_cudaGraphDestroyNod
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDestroyNode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDestroyNode__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDestroyNode) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDestroyNode__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 261);
     cudaError_t tracer_result;
@@ -22548,10 +22786,11 @@ static cudaError_t cudart_traced_cudaGraphInstantiate(cudart_cudaGraphInstantiat
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphExec, graph, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiate__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiate) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiate__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 262);
     cudaError_t tracer_result;
@@ -22633,10 +22872,11 @@ static cudaError_t cudart_traced_cudaGraphInstantiateWithFlags(cudart_cudaGraphI
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphExec, graph, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiateWithFlags) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiateWithFlags__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiateWithFlags) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiateWithFlags__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 263);
     cudaError_t tracer_result;
@@ -22718,10 +22958,11 @@ static cudaError_t cudart_traced_cudaGraphInstantiateWithParams(cudart_cudaGraph
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphExec, graph, instantiateParams);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiateWithParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiateWithParams__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiateWithParams) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiateWithParams__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 264);
     cudaError_t tracer_result;
@@ -22802,10 +23043,11 @@ static cudaError_t cudart_traced_cudaGraphExecGetFlags(cudart_cudaGraphExecGetFl
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(graphExec, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecGetFlags) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecGetFlags__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecGetFlags) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecGetFlags__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 265);
     cudaError_t tracer_result;
@@ -22883,10 +23125,11 @@ static cudaError_t cudart_traced_cudaGraphExecKernelNodeSetParams(cudart_cudaGra
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, node, pNodeParams);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecKernelNodeSetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecKernelNodeSetParams__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecKernelNodeSetParams) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecKernelNodeSetParams__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 266);
     cudaError_t tracer_result;
@@ -22967,10 +23210,11 @@ static cudaError_t cudart_traced_cudaGraphExecMemcpyNodeSetParams(cudart_cudaGra
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, node, pNodeParams);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 267);
     cudaError_t tracer_result;
@@ -23055,10 +23299,11 @@ static cudaError_t cudart_traced_cudaGraphExecMemcpyNodeSetParamsToSymbol(cudart
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, node, symbol, src, count, offset, kind);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsToSymbol) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsToSymbol__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsToSymbol) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsToSymbol__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 268);
     cudaError_t tracer_result;
@@ -23156,10 +23401,11 @@ static cudaError_t cudart_traced_cudaGraphExecMemcpyNodeSetParamsFromSymbol(cuda
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, node, dst, symbol, count, offset, kind);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsFromSymbol) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsFromSymbol__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsFromSymbol) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsFromSymbol__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 269);
     cudaError_t tracer_result;
@@ -23254,10 +23500,11 @@ static cudaError_t cudart_traced_cudaGraphExecMemcpyNodeSetParams1D(cudart_cudaG
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, node, dst, src, count, kind);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams1D) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams1D__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams1D) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams1D__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 270);
     cudaError_t tracer_result;
@@ -23345,10 +23592,11 @@ static cudaError_t cudart_traced_cudaGraphExecMemsetNodeSetParams(cudart_cudaGra
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, node, pNodeParams);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemsetNodeSetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemsetNodeSetParams__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemsetNodeSetParams) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemsetNodeSetParams__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 271);
     cudaError_t tracer_result;
@@ -23429,10 +23677,11 @@ static cudaError_t cudart_traced_cudaGraphExecHostNodeSetParams(cudart_cudaGraph
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, node, pNodeParams);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecHostNodeSetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecHostNodeSetParams__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecHostNodeSetParams) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecHostNodeSetParams__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 272);
     cudaError_t tracer_result;
@@ -23513,10 +23762,11 @@ static cudaError_t cudart_traced_cudaGraphExecChildGraphNodeSetParams(cudart_cud
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, node, childGraph);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecChildGraphNodeSetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecChildGraphNodeSetParams__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecChildGraphNodeSetParams) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecChildGraphNodeSetParams__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 273);
     cudaError_t tracer_result;
@@ -23598,10 +23848,11 @@ static cudaError_t cudart_traced_cudaGraphExecEventRecordNodeSetEvent(cudart_cud
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecEventRecordNodeSetEvent) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecEventRecordNodeSetEvent__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecEventRecordNodeSetEvent) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecEventRecordNodeSetEvent__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 274);
     cudaError_t tracer_result;
@@ -23683,10 +23934,11 @@ static cudaError_t cudart_traced_cudaGraphExecEventWaitNodeSetEvent(cudart_cudaG
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecEventWaitNodeSetEvent) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecEventWaitNodeSetEvent__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecEventWaitNodeSetEvent) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecEventWaitNodeSetEvent__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 275);
     cudaError_t tracer_result;
@@ -23767,10 +24019,11 @@ static cudaError_t cudart_traced_cudaGraphExecExternalSemaphoresSignalNodeSetPar
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, nodeParams);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecExternalSemaphoresSignalNodeSetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecExternalSemaphoresSignalNodeSetParams__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecExternalSemaphoresSignalNodeSetParams) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecExternalSemaphoresSignalNodeSetParams__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 276);
     cudaError_t tracer_result;
@@ -23854,10 +24107,11 @@ static cudaError_t cudart_traced_cudaGraphExecExternalSemaphoresWaitNodeSetParam
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, nodeParams);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecExternalSemaphoresWaitNodeSetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecExternalSemaphoresWaitNodeSetParams__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecExternalSemaphoresWaitNodeSetParams) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecExternalSemaphoresWaitNodeSetParams__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 277);
     cudaError_t tracer_result;
@@ -23941,10 +24195,11 @@ static cudaError_t cudart_traced_cudaGraphNodeSetEnabled(cudart_cudaGraphNodeSet
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, isEnabled);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeSetEnabled) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeSetEnabled__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeSetEnabled) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeSetEnabled__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 278);
     cudaError_t tracer_result;
@@ -24025,10 +24280,11 @@ static cudaError_t cudart_traced_cudaGraphNodeGetEnabled(cudart_cudaGraphNodeGet
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, isEnabled);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetEnabled) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetEnabled__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetEnabled) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetEnabled__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 279);
     cudaError_t tracer_result;
@@ -24109,10 +24365,11 @@ static cudaError_t cudart_traced_cudaGraphExecUpdate(cudart_cudaGraphExecUpdate_
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hGraph, resultInfo);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecUpdate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecUpdate__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecUpdate) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecUpdate__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 280);
     cudaError_t tracer_result;
@@ -24191,10 +24448,11 @@ static cudaError_t cudart_traced_cudaGraphUpload(cudart_cudaGraphUpload_fn *trac
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(graphExec, stream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphUpload) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphUpload__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphUpload) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphUpload__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 281);
     cudaError_t tracer_result;
@@ -24268,10 +24526,11 @@ static cudaError_t cudart_traced_cudaGraphLaunch(cudart_cudaGraphLaunch_fn *trac
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(graphExec, stream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphLaunch) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphLaunch__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphLaunch) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphLaunch__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 282);
     cudaError_t tracer_result;
@@ -24345,10 +24604,11 @@ static cudaError_t cudart_traced_cudaGraphExecDestroy(cudart_cudaGraphExecDestro
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(graphExec);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecDestroy) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecDestroy__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecDestroy) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecDestroy__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 283);
     cudaError_t tracer_result;
@@ -24419,10 +24679,11 @@ static cudaError_t cudart_traced_cudaGraphDestroy(cudart_cudaGraphDestroy_fn *tr
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(graph);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDestroy) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDestroy__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDestroy) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDestroy__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 284);
     cudaError_t tracer_result;
@@ -24495,10 +24756,11 @@ static cudaError_t cudart_traced_cudaGraphDebugDotPrint(cudart_cudaGraphDebugDot
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(graph, path, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDebugDotPrint) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDebugDotPrint__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDebugDotPrint) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDebugDotPrint__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 285);
     cudaError_t tracer_result;
@@ -24578,10 +24840,11 @@ static cudaError_t cudart_traced_cudaUserObjectCreate(cudart_cudaUserObjectCreat
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(object_out, ptr, destroy, initialRefcount, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectCreate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectCreate__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectCreate) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectCreate__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 286);
     cudaError_t tracer_result;
@@ -24666,10 +24929,11 @@ static cudaError_t cudart_traced_cudaUserObjectRetain(cudart_cudaUserObjectRetai
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(object, count);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectRetain) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectRetain__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectRetain) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectRetain__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 287);
     cudaError_t tracer_result;
@@ -24743,10 +25007,11 @@ static cudaError_t cudart_traced_cudaUserObjectRelease(cudart_cudaUserObjectRele
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(object, count);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectRelease) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectRelease__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectRelease) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectRelease__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 288);
     cudaError_t tracer_result;
@@ -24823,10 +25088,11 @@ static cudaError_t cudart_traced_cudaGraphRetainUserObject(cudart_cudaGraphRetai
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(graph, object, count, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphRetainUserObject) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphRetainUserObject__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphRetainUserObject) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphRetainUserObject__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 289);
     cudaError_t tracer_result;
@@ -24909,10 +25175,11 @@ static cudaError_t cudart_traced_cudaGraphReleaseUserObject(cudart_cudaGraphRele
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(graph, object, count);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphReleaseUserObject) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphReleaseUserObject__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphReleaseUserObject) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphReleaseUserObject__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 290);
     cudaError_t tracer_result;
@@ -24995,10 +25262,11 @@ static cudaError_t cudart_traced_cudaGraphAddNode(cudart_cudaGraphAddNode_fn *tr
     return tracer_real(pGraphNode, graph, pDependencies, dependencyData, numDependencies,
                        nodeParams);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddNode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddNode__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddNode) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddNode__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 291);
     cudaError_t tracer_result;
@@ -25090,10 +25358,11 @@ static cudaError_t cudart_traced_cudaGraphNodeSetParams(cudart_cudaGraphNodeSetP
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, nodeParams);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeSetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeSetParams__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeSetParams) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeSetParams__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 292);
     cudaError_t tracer_result;
@@ -25170,10 +25439,11 @@ static cudaError_t cudart_traced_cudaGraphExecNodeSetParams(cudart_cudaGraphExec
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(graphExec, node, nodeParams);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecNodeSetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecNodeSetParams__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecNodeSetParams) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecNodeSetParams__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 293);
     cudaError_t tracer_result;
@@ -25255,10 +25525,11 @@ static cudaError_t cudart_traced_cudaGraphConditionalHandleCreate(cudart_cudaGra
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pHandle_out, graph, defaultLaunchValue, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphConditionalHandleCreate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphConditionalHandleCreate__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphConditionalHandleCreate) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphConditionalHandleCreate__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 294);
     cudaError_t tracer_result;
@@ -25500,10 +25771,11 @@ static cudaError_t cudart_traced_cudaLibraryLoadData(cudart_cudaLibraryLoadData_
     return tracer_real(library, code, jitOptions, jitOptionsValues, numJitOptions, libraryOptions,
                        libraryOptionValues, numLibraryOptions);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryLoadData) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryLoadData__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryLoadData) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryLoadData__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 297);
     cudaError_t tracer_result;
@@ -25613,10 +25885,11 @@ static cudaError_t cudart_traced_cudaLibraryLoadFromFile(cudart_cudaLibraryLoadF
     return tracer_real(library, fileName, jitOptions, jitOptionsValues, numJitOptions,
                        libraryOptions, libraryOptionValues, numLibraryOptions);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryLoadFromFile) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryLoadFromFile__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryLoadFromFile) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryLoadFromFile__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 298);
     cudaError_t tracer_result;
@@ -25719,10 +25992,11 @@ static cudaError_t cudart_traced_cudaLibraryUnload(cudart_cudaLibraryUnload_fn *
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(library);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryUnload) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryUnload__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryUnload) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryUnload__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 299);
     cudaError_t tracer_result;
@@ -25795,10 +26069,11 @@ static cudaError_t cudart_traced_cudaLibraryGetKernel(cudart_cudaLibraryGetKerne
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pKernel, library, name);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetKernel) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetKernel__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetKernel) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetKernel__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 300);
     cudaError_t tracer_result;
@@ -25878,10 +26153,11 @@ static cudaError_t cudart_traced_cudaLibraryGetGlobal(cudart_cudaLibraryGetGloba
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dptr, bytes, library, name);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetGlobal) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetGlobal__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetGlobal) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetGlobal__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 301);
     cudaError_t tracer_result;
@@ -25964,10 +26240,11 @@ static cudaError_t cudart_traced_cudaLibraryGetManaged(cudart_cudaLibraryGetMana
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dptr, bytes, library, name);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetManaged) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetManaged__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetManaged) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetManaged__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 302);
     cudaError_t tracer_result;
@@ -26051,10 +26328,11 @@ static cudaError_t cudart_traced_cudaLibraryGetUnifiedFunction(cudart_cudaLibrar
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fptr, library, symbol);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetUnifiedFunction) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetUnifiedFunction__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetUnifiedFunction) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetUnifiedFunction__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 303);
     cudaError_t tracer_result;
@@ -26132,10 +26410,11 @@ static cudaError_t cudart_traced_cudaLibraryGetKernelCount(cudart_cudaLibraryGet
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, lib);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetKernelCount) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetKernelCount__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetKernelCount) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetKernelCount__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 304);
     cudaError_t tracer_result;
@@ -26213,10 +26492,11 @@ static cudaError_t cudart_traced_cudaLibraryEnumerateKernels(cudart_cudaLibraryE
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(kernels, numKernels, lib);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryEnumerateKernels) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryEnumerateKernels__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryEnumerateKernels) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryEnumerateKernels__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 305);
     cudaError_t tracer_result;
@@ -26298,10 +26578,11 @@ static cudaError_t cudart_traced_cudaKernelSetAttributeForDevice(cudart_cudaKern
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(kernel, attr, value, device);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaKernelSetAttributeForDevice) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaKernelSetAttributeForDevice__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaKernelSetAttributeForDevice) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaKernelSetAttributeForDevice__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 306);
     cudaError_t tracer_result;
@@ -26383,10 +26664,11 @@ static cudaError_t cudart_traced_cudaGetExportTable(cudart_cudaGetExportTable_fn
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ppExportTable, pExportTableId);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetExportTable) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetExportTable__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetExportTable) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetExportTable__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 307);
     cudaError_t tracer_result;
@@ -26463,10 +26745,11 @@ static cudaError_t cudart_traced_cudaGetFuncBySymbol(cudart_cudaGetFuncBySymbol_
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(functionPtr, symbolPtr);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetFuncBySymbol) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetFuncBySymbol__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetFuncBySymbol) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetFuncBySymbol__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 308);
     cudaError_t tracer_result;
@@ -26542,10 +26825,11 @@ static cudaError_t cudart_traced_cudaGetKernel(cudart_cudaGetKernel_fn *tracer_r
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(kernelPtr, entryFuncAddr);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetKernel) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetKernel__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetKernel) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetKernel__full);
+  if (tracer_batched) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 309);
     cudaError_t tracer_result;

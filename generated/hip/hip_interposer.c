@@ -811,10 +811,11 @@ static struct hipChannelFormatDesc hip_traced_hipCreateChannelDesc(hip_hipCreate
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(x, y, z, w, f);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateChannelDesc) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateChannelDesc__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateChannelDesc) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateChannelDesc__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 0);
     struct hipChannelFormatDesc tracer_result;
@@ -896,10 +897,11 @@ static hipError_t hip_traced_hipMemcpy_spt(hip_hipMemcpy_spt_fn *tracer_real,
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, src, sizeBytes, kind);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy_spt) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy_spt__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy_spt) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy_spt__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 1);
     hipError_t tracer_result;
@@ -980,10 +982,11 @@ static hipError_t hip_traced_hipMemcpyToSymbol_spt(hip_hipMemcpyToSymbol_spt_fn 
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(symbol, src, sizeBytes, offset, kind);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol_spt) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol_spt__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol_spt) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol_spt__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 2);
     hipError_t tracer_result;
@@ -1068,10 +1071,11 @@ static hipError_t hip_traced_hipMemcpyFromSymbol_spt(hip_hipMemcpyFromSymbol_spt
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, symbol, sizeBytes, offset, kind);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol_spt) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol_spt__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol_spt) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol_spt__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 3);
     hipError_t tracer_result;
@@ -1156,10 +1160,11 @@ static hipError_t hip_traced_hipMemcpy2D_spt(hip_hipMemcpy2D_spt_fn *tracer_real
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, dpitch, src, spitch, width, height, kind);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D_spt) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D_spt__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D_spt) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D_spt__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 4);
     hipError_t tracer_result;
@@ -1249,10 +1254,11 @@ static hipError_t hip_traced_hipMemcpy2DToArray_spt(hip_hipMemcpy2DToArray_spt_f
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, wOffset, hOffset, src, spitch, width, height, kind);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray_spt) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray_spt__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray_spt) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray_spt__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 5);
     hipError_t tracer_result;
@@ -1344,10 +1350,11 @@ static hipError_t hip_traced_hipMemcpy2DFromArray_spt(hip_hipMemcpy2DFromArray_s
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, dpitch, src, wOffset, hOffset, width, height, kind);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray_spt) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray_spt__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray_spt) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray_spt__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 6);
     hipError_t tracer_result;
@@ -1437,10 +1444,11 @@ static hipError_t hip_traced_hipMemcpy3D_spt(hip_hipMemcpy3D_spt_fn *tracer_real
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(p);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D_spt) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D_spt__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D_spt) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D_spt__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 7);
     hipError_t tracer_result;
@@ -1512,10 +1520,11 @@ static hipError_t hip_traced_hipMemset_spt(hip_hipMemset_spt_fn *tracer_real,
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, value, sizeBytes);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset_spt) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset_spt__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset_spt) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset_spt__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 8);
     hipError_t tracer_result;
@@ -1591,10 +1600,11 @@ static hipError_t hip_traced_hipMemset2D_spt(hip_hipMemset2D_spt_fn *tracer_real
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, pitch, value, width, height);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D_spt) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D_spt__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D_spt) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D_spt__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 9);
     hipError_t tracer_result;
@@ -1676,10 +1686,11 @@ static hipError_t hip_traced_hipMemset3D_spt(hip_hipMemset3D_spt_fn *tracer_real
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pitchedDevPtr, value, extent);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D_spt) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D_spt__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D_spt) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D_spt__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 10);
     hipError_t tracer_result;
@@ -1756,10 +1767,11 @@ static hipError_t hip_traced_hipMemcpyAsync_spt(hip_hipMemcpyAsync_spt_fn *trace
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, src, sizeBytes, kind, stream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAsync_spt) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAsync_spt__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAsync_spt) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAsync_spt__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 11);
     hipError_t tracer_result;
@@ -1841,10 +1853,11 @@ static hipError_t hip_traced_hipStreamQuery_spt(hip_hipStreamQuery_spt_fn *trace
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery_spt) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery_spt__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery_spt) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery_spt__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 12);
     hipError_t tracer_result;
@@ -1915,10 +1928,11 @@ static hipError_t hip_traced_hipStreamSynchronize_spt(hip_hipStreamSynchronize_s
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize_spt) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize_spt__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize_spt) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize_spt__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 13);
     hipError_t tracer_result;
@@ -1990,10 +2004,11 @@ static hipError_t hip_traced_hipStreamGetPriority_spt(hip_hipStreamGetPriority_s
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, priority);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority_spt) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority_spt__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority_spt) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority_spt__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 14);
     hipError_t tracer_result;
@@ -2069,10 +2084,11 @@ static hipError_t hip_traced_hipStreamWaitEvent_spt(hip_hipStreamWaitEvent_spt_f
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, event, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent_spt) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent_spt__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent_spt) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent_spt__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 15);
     hipError_t tracer_result;
@@ -2149,10 +2165,11 @@ static hipError_t hip_traced_hipStreamGetFlags_spt(hip_hipStreamGetFlags_spt_fn 
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags_spt) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags_spt__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags_spt) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags_spt__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 16);
     hipError_t tracer_result;
@@ -2230,10 +2247,11 @@ static hipError_t hip_traced_hipLaunchCooperativeKernel_spt(hip_hipLaunchCoopera
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(f, gridDim, blockDim, kernelParams, sharedMemBytes, hStream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel_spt) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel_spt__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel_spt) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel_spt__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 17);
     hipError_t tracer_result;
@@ -2322,10 +2340,11 @@ static hipError_t hip_traced_hipLaunchKernel_spt(hip_hipLaunchKernel_spt_fn *tra
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(function_address, numBlocks, dimBlocks, args, sharedMemBytes, stream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchKernel_spt) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchKernel_spt__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchKernel_spt) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchKernel_spt__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 18);
     hipError_t tracer_result;
@@ -2410,10 +2429,11 @@ static hipError_t hip_traced_hipInit(hip_hipInit_fn *tracer_real, const void *tr
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipInit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipInit__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipInit) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipInit__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 19);
     hipError_t tracer_result;
@@ -2484,10 +2504,11 @@ static hipError_t hip_traced_hipDriverGetVersion(hip_hipDriverGetVersion_fn *tra
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(driverVersion);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDriverGetVersion) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDriverGetVersion__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDriverGetVersion) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDriverGetVersion__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 20);
     hipError_t tracer_result;
@@ -2559,10 +2580,11 @@ static hipError_t hip_traced_hipRuntimeGetVersion(hip_hipRuntimeGetVersion_fn *t
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(runtimeVersion);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRuntimeGetVersion) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRuntimeGetVersion__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRuntimeGetVersion) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRuntimeGetVersion__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 21);
     hipError_t tracer_result;
@@ -2635,10 +2657,11 @@ static hipError_t hip_traced_hipDeviceGet(hip_hipDeviceGet_fn *tracer_real,
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device, ordinal);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGet) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGet__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGet) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGet__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 22);
     hipError_t tracer_result;
@@ -2713,10 +2736,11 @@ static hipError_t hip_traced_hipDeviceComputeCapability(hip_hipDeviceComputeCapa
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(major, minor, device);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceComputeCapability) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceComputeCapability__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceComputeCapability) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceComputeCapability__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 23);
     hipError_t tracer_result;
@@ -2795,10 +2819,11 @@ static hipError_t hip_traced_hipDeviceGetName(hip_hipDeviceGetName_fn *tracer_re
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(name, len, device);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetName) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetName__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetName) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetName__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 24);
     hipError_t tracer_result;
@@ -2875,10 +2900,11 @@ static hipError_t hip_traced_hipDeviceGetUuid(hip_hipDeviceGetUuid_fn *tracer_re
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(uuid, device);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetUuid) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetUuid__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetUuid) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetUuid__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 25);
     hipError_t tracer_result;
@@ -2953,10 +2979,11 @@ static hipError_t hip_traced_hipDeviceGetP2PAttribute(hip_hipDeviceGetP2PAttribu
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(value, attr, srcDevice, dstDevice);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetP2PAttribute) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetP2PAttribute__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetP2PAttribute) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetP2PAttribute__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 26);
     hipError_t tracer_result;
@@ -3037,10 +3064,11 @@ static hipError_t hip_traced_hipDeviceGetPCIBusId(hip_hipDeviceGetPCIBusId_fn *t
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pciBusId, len, device);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetPCIBusId) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetPCIBusId__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetPCIBusId) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetPCIBusId__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 27);
     hipError_t tracer_result;
@@ -3118,10 +3146,11 @@ static hipError_t hip_traced_hipDeviceGetByPCIBusId(hip_hipDeviceGetByPCIBusId_f
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device, pciBusId);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetByPCIBusId) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetByPCIBusId__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetByPCIBusId) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetByPCIBusId__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 28);
     hipError_t tracer_result;
@@ -3197,10 +3226,11 @@ static hipError_t hip_traced_hipDeviceTotalMem(hip_hipDeviceTotalMem_fn *tracer_
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(bytes, device);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceTotalMem) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceTotalMem__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceTotalMem) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceTotalMem__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 29);
     hipError_t tracer_result;
@@ -3274,10 +3304,11 @@ static hipError_t hip_traced_hipDeviceSynchronize(hip_hipDeviceSynchronize_fn *t
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real();
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSynchronize) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSynchronize__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSynchronize) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSynchronize__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 30);
     hipError_t tracer_result;
@@ -3346,10 +3377,11 @@ static hipError_t hip_traced_hipDeviceReset(hip_hipDeviceReset_fn *tracer_real,
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real();
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceReset) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceReset__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceReset) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceReset__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 31);
     hipError_t tracer_result;
@@ -3418,10 +3450,11 @@ static hipError_t hip_traced_hipSetDevice(hip_hipSetDevice_fn *tracer_real,
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(deviceId);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDevice) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDevice__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDevice) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDevice__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 32);
     hipError_t tracer_result;
@@ -3492,10 +3525,11 @@ static hipError_t hip_traced_hipGetDevice(hip_hipGetDevice_fn *tracer_real,
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(deviceId);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDevice) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDevice__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDevice) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDevice__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 33);
     hipError_t tracer_result;
@@ -3567,10 +3601,11 @@ static hipError_t hip_traced_hipGetDeviceCount(hip_hipGetDeviceCount_fn *tracer_
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceCount) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceCount__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceCount) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceCount__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 34);
     hipError_t tracer_result;
@@ -3643,10 +3678,11 @@ static hipError_t hip_traced_hipDeviceGetAttribute(hip_hipDeviceGetAttribute_fn 
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pi, attr, deviceId);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetAttribute) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetAttribute__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetAttribute) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetAttribute__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 35);
     hipError_t tracer_result;
@@ -3724,10 +3760,11 @@ static hipError_t hip_traced_hipDeviceGetDefaultMemPool(hip_hipDeviceGetDefaultM
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(mem_pool, device);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetDefaultMemPool) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetDefaultMemPool__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetDefaultMemPool) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetDefaultMemPool__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 36);
     hipError_t tracer_result;
@@ -3803,10 +3840,11 @@ static hipError_t hip_traced_hipDeviceSetMemPool(hip_hipDeviceSetMemPool_fn *tra
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device, mem_pool);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetMemPool) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetMemPool__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetMemPool) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetMemPool__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 37);
     hipError_t tracer_result;
@@ -3880,10 +3918,11 @@ static hipError_t hip_traced_hipDeviceGetMemPool(hip_hipDeviceGetMemPool_fn *tra
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(mem_pool, device);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetMemPool) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetMemPool__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetMemPool) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetMemPool__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 38);
     hipError_t tracer_result;
@@ -3958,10 +3997,11 @@ static hipError_t hip_traced_hipGetDeviceProperties(hip_hipGetDeviceProperties_f
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(prop, deviceId);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceProperties__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceProperties) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceProperties__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 39);
     hipError_t tracer_result;
@@ -4035,10 +4075,11 @@ static hipError_t hip_traced_hipDeviceSetCacheConfig(hip_hipDeviceSetCacheConfig
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(cacheConfig);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetCacheConfig) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetCacheConfig__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetCacheConfig) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetCacheConfig__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 40);
     hipError_t tracer_result;
@@ -4110,10 +4151,11 @@ static hipError_t hip_traced_hipDeviceGetCacheConfig(hip_hipDeviceGetCacheConfig
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(cacheConfig);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetCacheConfig) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetCacheConfig__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetCacheConfig) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetCacheConfig__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 41);
     hipError_t tracer_result;
@@ -4185,10 +4227,11 @@ static hipError_t hip_traced_hipDeviceGetLimit(hip_hipDeviceGetLimit_fn *tracer_
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pValue, limit);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetLimit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetLimit__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetLimit) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetLimit__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 42);
     hipError_t tracer_result;
@@ -4263,10 +4306,11 @@ static hipError_t hip_traced_hipDeviceGetSharedMemConfig(hip_hipDeviceGetSharedM
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pConfig);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetSharedMemConfig) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetSharedMemConfig__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetSharedMemConfig) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetSharedMemConfig__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 43);
     hipError_t tracer_result;
@@ -4338,10 +4382,11 @@ static hipError_t hip_traced_hipGetDeviceFlags(hip_hipGetDeviceFlags_fn *tracer_
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceFlags) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceFlags__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceFlags) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceFlags__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 44);
     hipError_t tracer_result;
@@ -4414,10 +4459,11 @@ static hipError_t hip_traced_hipDeviceSetSharedMemConfig(hip_hipDeviceSetSharedM
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(config);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetSharedMemConfig) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetSharedMemConfig__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetSharedMemConfig) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetSharedMemConfig__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 45);
     hipError_t tracer_result;
@@ -4488,10 +4534,11 @@ static hipError_t hip_traced_hipSetDeviceFlags(hip_hipSetDeviceFlags_fn *tracer_
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDeviceFlags) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDeviceFlags__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDeviceFlags) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDeviceFlags__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 46);
     hipError_t tracer_result;
@@ -4563,10 +4610,11 @@ static hipError_t hip_traced_hipChooseDevice(hip_hipChooseDevice_fn *tracer_real
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device, prop);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipChooseDevice) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipChooseDevice__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipChooseDevice) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipChooseDevice__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 47);
     hipError_t tracer_result;
@@ -4641,10 +4689,11 @@ static hipError_t hip_traced_hipExtGetLinkTypeAndHopCount(hip_hipExtGetLinkTypeA
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device1, device2, linktype, hopcount);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtGetLinkTypeAndHopCount) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtGetLinkTypeAndHopCount__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtGetLinkTypeAndHopCount) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtGetLinkTypeAndHopCount__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 48);
     hipError_t tracer_result;
@@ -4727,10 +4776,11 @@ static hipError_t hip_traced_hipIpcGetMemHandle(hip_hipIpcGetMemHandle_fn *trace
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(handle, devPtr);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetMemHandle) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetMemHandle__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetMemHandle) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetMemHandle__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 49);
     hipError_t tracer_result;
@@ -4804,10 +4854,11 @@ static hipError_t hip_traced_hipIpcOpenMemHandle(hip_hipIpcOpenMemHandle_fn *tra
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(devPtr, handle, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenMemHandle) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenMemHandle__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenMemHandle) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenMemHandle__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 50);
     hipError_t tracer_result;
@@ -4883,10 +4934,11 @@ static hipError_t hip_traced_hipIpcCloseMemHandle(hip_hipIpcCloseMemHandle_fn *t
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(devPtr);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcCloseMemHandle) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcCloseMemHandle__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcCloseMemHandle) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcCloseMemHandle__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 51);
     hipError_t tracer_result;
@@ -4958,10 +5010,11 @@ static hipError_t hip_traced_hipIpcGetEventHandle(hip_hipIpcGetEventHandle_fn *t
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(handle, event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetEventHandle) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetEventHandle__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetEventHandle) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetEventHandle__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 52);
     hipError_t tracer_result;
@@ -5035,10 +5088,11 @@ static hipError_t hip_traced_hipIpcOpenEventHandle(hip_hipIpcOpenEventHandle_fn 
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(event, handle);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenEventHandle) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenEventHandle__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenEventHandle) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenEventHandle__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 53);
     hipError_t tracer_result;
@@ -5112,10 +5166,11 @@ static hipError_t hip_traced_hipFuncSetAttribute(hip_hipFuncSetAttribute_fn *tra
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(func, attr, value);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetAttribute) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetAttribute__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetAttribute) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetAttribute__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 54);
     hipError_t tracer_result;
@@ -5191,10 +5246,11 @@ static hipError_t hip_traced_hipFuncSetCacheConfig(hip_hipFuncSetCacheConfig_fn 
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(func, config);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetCacheConfig) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetCacheConfig__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetCacheConfig) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetCacheConfig__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 55);
     hipError_t tracer_result;
@@ -5268,10 +5324,11 @@ static hipError_t hip_traced_hipFuncSetSharedMemConfig(hip_hipFuncSetSharedMemCo
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(func, config);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetSharedMemConfig) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetSharedMemConfig__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetSharedMemConfig) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetSharedMemConfig__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 56);
     hipError_t tracer_result;
@@ -5345,10 +5402,11 @@ static hipError_t hip_traced_hipGetLastError(hip_hipGetLastError_fn *tracer_real
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real();
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetLastError) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetLastError__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetLastError) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetLastError__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 57);
     hipError_t tracer_result;
@@ -5417,10 +5475,11 @@ static hipError_t hip_traced_hipPeekAtLastError(hip_hipPeekAtLastError_fn *trace
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real();
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPeekAtLastError) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPeekAtLastError__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPeekAtLastError) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPeekAtLastError__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 58);
     hipError_t tracer_result;
@@ -5489,10 +5548,11 @@ static const char *hip_traced_hipGetErrorName(hip_hipGetErrorName_fn *tracer_rea
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hip_error);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorName) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorName__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorName) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorName__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 59);
     const char *tracer_result;
@@ -5564,10 +5624,11 @@ static const char *hip_traced_hipGetErrorString(hip_hipGetErrorString_fn *tracer
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hipError);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorString) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorString__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorString) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorString__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 60);
     const char *tracer_result;
@@ -5639,10 +5700,11 @@ static hipError_t hip_traced_hipStreamCreate(hip_hipStreamCreate_fn *tracer_real
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreate__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreate) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreate__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 61);
     hipError_t tracer_result;
@@ -5715,10 +5777,11 @@ static hipError_t hip_traced_hipStreamCreateWithFlags(hip_hipStreamCreateWithFla
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithFlags) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithFlags__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithFlags) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithFlags__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 62);
     hipError_t tracer_result;
@@ -5795,10 +5858,11 @@ static hipError_t hip_traced_hipStreamCreateWithPriority(hip_hipStreamCreateWith
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, flags, priority);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithPriority) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithPriority__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithPriority) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithPriority__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 63);
     hipError_t tracer_result;
@@ -5878,10 +5942,11 @@ static hipError_t hip_traced_hipDeviceGetStreamPriorityRange(hip_hipDeviceGetStr
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(leastPriority, greatestPriority);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetStreamPriorityRange) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetStreamPriorityRange__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetStreamPriorityRange) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetStreamPriorityRange__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 64);
     hipError_t tracer_result;
@@ -5957,10 +6022,11 @@ static hipError_t hip_traced_hipStreamDestroy(hip_hipStreamDestroy_fn *tracer_re
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamDestroy) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamDestroy__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamDestroy) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamDestroy__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 65);
     hipError_t tracer_result;
@@ -6031,10 +6097,11 @@ static hipError_t hip_traced_hipStreamQuery(hip_hipStreamQuery_fn *tracer_real,
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 66);
     hipError_t tracer_result;
@@ -6105,10 +6172,11 @@ static hipError_t hip_traced_hipStreamSynchronize(hip_hipStreamSynchronize_fn *t
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 67);
     hipError_t tracer_result;
@@ -6180,10 +6248,11 @@ static hipError_t hip_traced_hipStreamWaitEvent(hip_hipStreamWaitEvent_fn *trace
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, event, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 68);
     hipError_t tracer_result;
@@ -6260,10 +6329,11 @@ static hipError_t hip_traced_hipStreamGetFlags(hip_hipStreamGetFlags_fn *tracer_
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 69);
     hipError_t tracer_result;
@@ -6338,10 +6408,11 @@ static hipError_t hip_traced_hipStreamGetPriority(hip_hipStreamGetPriority_fn *t
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, priority);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 70);
     hipError_t tracer_result;
@@ -6417,10 +6488,11 @@ static hipError_t hip_traced_hipExtStreamCreateWithCUMask(hip_hipExtStreamCreate
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, cuMaskSize, cuMask);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamCreateWithCUMask) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamCreateWithCUMask__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamCreateWithCUMask) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamCreateWithCUMask__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 71);
     hipError_t tracer_result;
@@ -6500,10 +6572,11 @@ static hipError_t hip_traced_hipExtStreamGetCUMask(hip_hipExtStreamGetCUMask_fn 
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, cuMaskSize, cuMask);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamGetCUMask) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamGetCUMask__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamGetCUMask) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamGetCUMask__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 72);
     hipError_t tracer_result;
@@ -6583,10 +6656,11 @@ static hipError_t hip_traced_hipStreamAddCallback(hip_hipStreamAddCallback_fn *t
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, callback, userData, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAddCallback) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAddCallback__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAddCallback) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAddCallback__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 73);
     hipError_t tracer_result;
@@ -6668,10 +6742,11 @@ static hipError_t hip_traced_hipStreamWaitValue32(hip_hipStreamWaitValue32_fn *t
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, ptr, value, flags, mask);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue32) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue32__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue32) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue32__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 74);
     hipError_t tracer_result;
@@ -6755,10 +6830,11 @@ static hipError_t hip_traced_hipStreamWaitValue64(hip_hipStreamWaitValue64_fn *t
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, ptr, value, flags, mask);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue64) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue64__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue64) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue64__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 75);
     hipError_t tracer_result;
@@ -6841,10 +6917,11 @@ static hipError_t hip_traced_hipStreamWriteValue32(hip_hipStreamWriteValue32_fn 
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, ptr, value, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue32) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue32__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue32) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue32__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 76);
     hipError_t tracer_result;
@@ -6924,10 +7001,11 @@ static hipError_t hip_traced_hipStreamWriteValue64(hip_hipStreamWriteValue64_fn 
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, ptr, value, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue64) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue64__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue64) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue64__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 77);
     hipError_t tracer_result;
@@ -7007,10 +7085,11 @@ static hipError_t hip_traced_hipEventCreateWithFlags(hip_hipEventCreateWithFlags
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(event, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreateWithFlags) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreateWithFlags__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreateWithFlags) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreateWithFlags__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 78);
     hipError_t tracer_result;
@@ -7084,10 +7163,11 @@ static hipError_t hip_traced_hipEventCreate(hip_hipEventCreate_fn *tracer_real,
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreate__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreate) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreate__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 79);
     hipError_t tracer_result;
@@ -7160,10 +7240,11 @@ static hipError_t hip_traced_hipEventRecord(hip_hipEventRecord_fn *tracer_real,
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(event, stream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventRecord) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventRecord__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventRecord) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventRecord__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 80);
     hipError_t tracer_result;
@@ -7236,10 +7317,11 @@ static hipError_t hip_traced_hipEventDestroy(hip_hipEventDestroy_fn *tracer_real
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventDestroy) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventDestroy__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventDestroy) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventDestroy__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 81);
     hipError_t tracer_result;
@@ -7310,10 +7392,11 @@ static hipError_t hip_traced_hipEventSynchronize(hip_hipEventSynchronize_fn *tra
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventSynchronize) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventSynchronize__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventSynchronize) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventSynchronize__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 82);
     hipError_t tracer_result;
@@ -7385,10 +7468,11 @@ static hipError_t hip_traced_hipEventElapsedTime(hip_hipEventElapsedTime_fn *tra
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ms, start, stop);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventElapsedTime) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventElapsedTime__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventElapsedTime) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventElapsedTime__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 83);
     hipError_t tracer_result;
@@ -7464,10 +7548,11 @@ static hipError_t hip_traced_hipEventQuery(hip_hipEventQuery_fn *tracer_real,
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventQuery) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventQuery__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventQuery) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventQuery__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 84);
     hipError_t tracer_result;
@@ -7540,10 +7625,11 @@ static hipError_t hip_traced_hipPointerGetAttributes(hip_hipPointerGetAttributes
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(attributes, ptr);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttributes) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttributes__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttributes) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttributes__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 85);
     hipError_t tracer_result;
@@ -7619,10 +7705,11 @@ static hipError_t hip_traced_hipPointerGetAttribute(hip_hipPointerGetAttribute_f
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(data, attribute, ptr);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttribute) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttribute__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttribute) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttribute__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 86);
     hipError_t tracer_result;
@@ -7701,10 +7788,11 @@ static hipError_t hip_traced_hipDrvPointerGetAttributes(hip_hipDrvPointerGetAttr
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(numAttributes, attributes, data, ptr);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvPointerGetAttributes) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvPointerGetAttributes__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvPointerGetAttributes) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvPointerGetAttributes__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 87);
     hipError_t tracer_result;
@@ -7787,10 +7875,11 @@ static hipError_t hip_traced_hipImportExternalSemaphore(hip_hipImportExternalSem
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(extSem_out, semHandleDesc);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalSemaphore) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalSemaphore__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalSemaphore) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalSemaphore__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 88);
     hipError_t tracer_result;
@@ -7870,10 +7959,11 @@ static hipError_t hip_traced_hipSignalExternalSemaphoresAsync(hip_hipSignalExter
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(extSemArray, paramsArray, numExtSems, stream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSignalExternalSemaphoresAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSignalExternalSemaphoresAsync__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSignalExternalSemaphoresAsync) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSignalExternalSemaphoresAsync__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 89);
     hipError_t tracer_result;
@@ -7958,10 +8048,11 @@ static hipError_t hip_traced_hipWaitExternalSemaphoresAsync(hip_hipWaitExternalS
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(extSemArray, paramsArray, numExtSems, stream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipWaitExternalSemaphoresAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipWaitExternalSemaphoresAsync__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipWaitExternalSemaphoresAsync) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipWaitExternalSemaphoresAsync__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 90);
     hipError_t tracer_result;
@@ -8043,10 +8134,11 @@ static hipError_t hip_traced_hipDestroyExternalSemaphore(hip_hipDestroyExternalS
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(extSem);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalSemaphore) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalSemaphore__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalSemaphore) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalSemaphore__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 91);
     hipError_t tracer_result;
@@ -8119,10 +8211,11 @@ static hipError_t hip_traced_hipImportExternalMemory(hip_hipImportExternalMemory
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(extMem_out, memHandleDesc);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalMemory) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalMemory__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalMemory) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalMemory__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 92);
     hipError_t tracer_result;
@@ -8201,10 +8294,11 @@ static hipError_t hip_traced_hipExternalMemoryGetMappedBuffer(hip_hipExternalMem
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(devPtr, extMem, bufferDesc);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExternalMemoryGetMappedBuffer) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExternalMemoryGetMappedBuffer__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExternalMemoryGetMappedBuffer) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExternalMemoryGetMappedBuffer__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 93);
     hipError_t tracer_result;
@@ -8284,10 +8378,11 @@ static hipError_t hip_traced_hipDestroyExternalMemory(hip_hipDestroyExternalMemo
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(extMem);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalMemory) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalMemory__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalMemory) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalMemory__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 94);
     hipError_t tracer_result;
@@ -8358,10 +8453,11 @@ static hipError_t hip_traced_hipMalloc(hip_hipMalloc_fn *tracer_real, const void
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ptr, size);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 95);
     hipError_t tracer_result;
@@ -8436,10 +8532,11 @@ static hipError_t hip_traced_hipExtMallocWithFlags(hip_hipExtMallocWithFlags_fn 
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ptr, sizeBytes, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtMallocWithFlags) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtMallocWithFlags__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtMallocWithFlags) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtMallocWithFlags__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 96);
     hipError_t tracer_result;
@@ -8516,10 +8613,11 @@ static hipError_t hip_traced_hipMallocHost(hip_hipMallocHost_fn *tracer_real,
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ptr, size);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocHost) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocHost__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocHost) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocHost__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 97);
     hipError_t tracer_result;
@@ -8593,10 +8691,11 @@ static hipError_t hip_traced_hipMemAllocHost(hip_hipMemAllocHost_fn *tracer_real
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ptr, size);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocHost) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocHost__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocHost) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocHost__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 98);
     hipError_t tracer_result;
@@ -8671,10 +8770,11 @@ static hipError_t hip_traced_hipHostMalloc(hip_hipHostMalloc_fn *tracer_real,
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ptr, size, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostMalloc) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostMalloc__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostMalloc) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostMalloc__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 99);
     hipError_t tracer_result;
@@ -8751,10 +8851,11 @@ static hipError_t hip_traced_hipMallocManaged(hip_hipMallocManaged_fn *tracer_re
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dev_ptr, size, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocManaged) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocManaged__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocManaged) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocManaged__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 100);
     hipError_t tracer_result;
@@ -8831,10 +8932,11 @@ static hipError_t hip_traced_hipMemPrefetchAsync(hip_hipMemPrefetchAsync_fn *tra
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dev_ptr, count, device, stream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPrefetchAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPrefetchAsync__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPrefetchAsync) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPrefetchAsync__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 101);
     hipError_t tracer_result;
@@ -8914,10 +9016,11 @@ static hipError_t hip_traced_hipMemAdvise(hip_hipMemAdvise_fn *tracer_real,
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dev_ptr, count, advice, device);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAdvise) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAdvise__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAdvise) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAdvise__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 102);
     hipError_t tracer_result;
@@ -8999,10 +9102,11 @@ static hipError_t hip_traced_hipMemRangeGetAttribute(hip_hipMemRangeGetAttribute
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(data, data_size, attribute, dev_ptr, count);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttribute) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttribute__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttribute) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttribute__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 103);
     hipError_t tracer_result;
@@ -9089,10 +9193,11 @@ static hipError_t hip_traced_hipMemRangeGetAttributes(hip_hipMemRangeGetAttribut
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(data, data_sizes, attributes, num_attributes, dev_ptr, count);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttributes) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttributes__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttributes) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttributes__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 104);
     hipError_t tracer_result;
@@ -9182,10 +9287,11 @@ static hipError_t hip_traced_hipStreamAttachMemAsync(hip_hipStreamAttachMemAsync
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, dev_ptr, length, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAttachMemAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAttachMemAsync__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAttachMemAsync) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAttachMemAsync__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 105);
     hipError_t tracer_result;
@@ -9266,10 +9372,11 @@ static hipError_t hip_traced_hipMallocAsync(hip_hipMallocAsync_fn *tracer_real,
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dev_ptr, size, stream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocAsync__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocAsync) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocAsync__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 106);
     hipError_t tracer_result;
@@ -9346,10 +9453,11 @@ static hipError_t hip_traced_hipFreeAsync(hip_hipFreeAsync_fn *tracer_real,
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dev_ptr, stream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeAsync__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeAsync) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeAsync__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 107);
     hipError_t tracer_result;
@@ -9423,10 +9531,11 @@ static hipError_t hip_traced_hipMemPoolTrimTo(hip_hipMemPoolTrimTo_fn *tracer_re
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(mem_pool, min_bytes_to_hold);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolTrimTo) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolTrimTo__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolTrimTo) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolTrimTo__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 108);
     hipError_t tracer_result;
@@ -9502,10 +9611,11 @@ static hipError_t hip_traced_hipMemPoolSetAttribute(hip_hipMemPoolSetAttribute_f
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(mem_pool, attr, value);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAttribute) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAttribute__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAttribute) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAttribute__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 109);
     hipError_t tracer_result;
@@ -9583,10 +9693,11 @@ static hipError_t hip_traced_hipMemPoolGetAttribute(hip_hipMemPoolGetAttribute_f
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(mem_pool, attr, value);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAttribute) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAttribute__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAttribute) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAttribute__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 110);
     hipError_t tracer_result;
@@ -9663,10 +9774,11 @@ static hipError_t hip_traced_hipMemPoolSetAccess(hip_hipMemPoolSetAccess_fn *tra
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(mem_pool, desc_list, count);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAccess) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAccess__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAccess) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAccess__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 111);
     hipError_t tracer_result;
@@ -9746,10 +9858,11 @@ static hipError_t hip_traced_hipMemPoolGetAccess(hip_hipMemPoolGetAccess_fn *tra
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(flags, mem_pool, location);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAccess) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAccess__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAccess) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAccess__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 112);
     hipError_t tracer_result;
@@ -9829,10 +9942,11 @@ static hipError_t hip_traced_hipMemPoolCreate(hip_hipMemPoolCreate_fn *tracer_re
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(mem_pool, pool_props);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolCreate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolCreate__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolCreate) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolCreate__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 113);
     hipError_t tracer_result;
@@ -9906,10 +10020,11 @@ static hipError_t hip_traced_hipMemPoolDestroy(hip_hipMemPoolDestroy_fn *tracer_
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(mem_pool);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolDestroy) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolDestroy__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolDestroy) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolDestroy__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 114);
     hipError_t tracer_result;
@@ -9982,10 +10097,11 @@ static hipError_t hip_traced_hipMallocFromPoolAsync(hip_hipMallocFromPoolAsync_f
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dev_ptr, size, mem_pool, stream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocFromPoolAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocFromPoolAsync__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocFromPoolAsync) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocFromPoolAsync__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 115);
     hipError_t tracer_result;
@@ -10070,10 +10186,11 @@ static hipError_t hip_traced_hipMemPoolExportToShareableHandle(hip_hipMemPoolExp
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(shared_handle, mem_pool, handle_type, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportToShareableHandle) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportToShareableHandle__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportToShareableHandle) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportToShareableHandle__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 116);
     hipError_t tracer_result;
@@ -10158,10 +10275,11 @@ static hipError_t hip_traced_hipMemPoolImportFromShareableHandle(hip_hipMemPoolI
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(mem_pool, shared_handle, handle_type, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportFromShareableHandle) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportFromShareableHandle__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportFromShareableHandle) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportFromShareableHandle__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 117);
     hipError_t tracer_result;
@@ -10246,10 +10364,11 @@ static hipError_t hip_traced_hipMemPoolExportPointer(hip_hipMemPoolExportPointer
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(export_data, dev_ptr);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportPointer) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportPointer__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportPointer) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportPointer__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 118);
     hipError_t tracer_result;
@@ -10325,10 +10444,11 @@ static hipError_t hip_traced_hipMemPoolImportPointer(hip_hipMemPoolImportPointer
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dev_ptr, mem_pool, export_data);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportPointer) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportPointer__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportPointer) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportPointer__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 119);
     hipError_t tracer_result;
@@ -10408,10 +10528,11 @@ static hipError_t hip_traced_hipHostAlloc(hip_hipHostAlloc_fn *tracer_real,
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ptr, size, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostAlloc) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostAlloc__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostAlloc) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostAlloc__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 120);
     hipError_t tracer_result;
@@ -10488,10 +10609,11 @@ static hipError_t hip_traced_hipHostGetDevicePointer(hip_hipHostGetDevicePointer
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(devPtr, hstPtr, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetDevicePointer) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetDevicePointer__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetDevicePointer) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetDevicePointer__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 121);
     hipError_t tracer_result;
@@ -10569,10 +10691,11 @@ static hipError_t hip_traced_hipHostGetFlags(hip_hipHostGetFlags_fn *tracer_real
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(flagsPtr, hostPtr);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetFlags) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetFlags__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetFlags) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetFlags__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 122);
     hipError_t tracer_result;
@@ -10647,10 +10770,11 @@ static hipError_t hip_traced_hipHostRegister(hip_hipHostRegister_fn *tracer_real
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hostPtr, sizeBytes, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostRegister) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostRegister__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostRegister) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostRegister__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 123);
     hipError_t tracer_result;
@@ -10727,10 +10851,11 @@ static hipError_t hip_traced_hipHostUnregister(hip_hipHostUnregister_fn *tracer_
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hostPtr);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostUnregister) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostUnregister__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostUnregister) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostUnregister__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 124);
     hipError_t tracer_result;
@@ -10802,10 +10927,11 @@ static hipError_t hip_traced_hipMallocPitch(hip_hipMallocPitch_fn *tracer_real,
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ptr, pitch, width, height);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocPitch) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocPitch__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocPitch) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocPitch__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 125);
     hipError_t tracer_result;
@@ -10888,10 +11014,11 @@ static hipError_t hip_traced_hipMemAllocPitch(hip_hipMemAllocPitch_fn *tracer_re
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dptr, pitch, widthInBytes, height, elementSizeBytes);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocPitch) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocPitch__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocPitch) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocPitch__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 126);
     hipError_t tracer_result;
@@ -10976,10 +11103,11 @@ static hipError_t hip_traced_hipFree(hip_hipFree_fn *tracer_real, const void *tr
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ptr);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFree) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFree__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFree) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFree__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 127);
     hipError_t tracer_result;
@@ -11050,10 +11178,11 @@ static hipError_t hip_traced_hipFreeHost(hip_hipFreeHost_fn *tracer_real, const 
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ptr);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeHost) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeHost__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeHost) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeHost__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 128);
     hipError_t tracer_result;
@@ -11124,10 +11253,11 @@ static hipError_t hip_traced_hipHostFree(hip_hipHostFree_fn *tracer_real, const 
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ptr);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostFree) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostFree__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostFree) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostFree__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 129);
     hipError_t tracer_result;
@@ -11811,10 +11941,11 @@ static hipError_t hip_traced_hipModuleGetGlobal(hip_hipModuleGetGlobal_fn *trace
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dptr, bytes, hmod, name);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetGlobal) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetGlobal__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetGlobal) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetGlobal__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 138);
     hipError_t tracer_result;
@@ -11897,10 +12028,11 @@ static hipError_t hip_traced_hipGetSymbolAddress(hip_hipGetSymbolAddress_fn *tra
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(devPtr, symbol);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolAddress) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolAddress__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolAddress) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolAddress__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 139);
     hipError_t tracer_result;
@@ -11975,10 +12107,11 @@ static hipError_t hip_traced_hipGetSymbolSize(hip_hipGetSymbolSize_fn *tracer_re
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(size, symbol);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolSize) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolSize__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolSize) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolSize__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 140);
     hipError_t tracer_result;
@@ -12054,10 +12187,11 @@ static hipError_t hip_traced_hipMemcpyToSymbol(hip_hipMemcpyToSymbol_fn *tracer_
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(symbol, src, sizeBytes, offset, kind);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 141);
     hipError_t tracer_result;
@@ -12143,10 +12277,11 @@ static hipError_t hip_traced_hipMemcpyToSymbolAsync(hip_hipMemcpyToSymbolAsync_f
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(symbol, src, sizeBytes, offset, kind, stream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbolAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbolAsync__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbolAsync) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbolAsync__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 142);
     hipError_t tracer_result;
@@ -12233,10 +12368,11 @@ static hipError_t hip_traced_hipMemcpyFromSymbol(hip_hipMemcpyFromSymbol_fn *tra
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, symbol, sizeBytes, offset, kind);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 143);
     hipError_t tracer_result;
@@ -12322,10 +12458,11 @@ static hipError_t hip_traced_hipMemcpyFromSymbolAsync(hip_hipMemcpyFromSymbolAsy
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, symbol, sizeBytes, offset, kind, stream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbolAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbolAsync__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbolAsync) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbolAsync__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 144);
     hipError_t tracer_result;
@@ -12564,10 +12701,11 @@ static hipError_t hip_traced_hipMemsetD8(hip_hipMemsetD8_fn *tracer_real, const 
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dest, value, count);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 147);
     hipError_t tracer_result;
@@ -12643,10 +12781,11 @@ static hipError_t hip_traced_hipMemsetD8Async(hip_hipMemsetD8Async_fn *tracer_re
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dest, value, count, stream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8Async) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8Async__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8Async) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8Async__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 148);
     hipError_t tracer_result;
@@ -12727,10 +12866,11 @@ static hipError_t hip_traced_hipMemsetD16(hip_hipMemsetD16_fn *tracer_real,
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dest, value, count);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 149);
     hipError_t tracer_result;
@@ -12807,10 +12947,11 @@ static hipError_t hip_traced_hipMemsetD16Async(hip_hipMemsetD16Async_fn *tracer_
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dest, value, count, stream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16Async) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16Async__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16Async) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16Async__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 150);
     hipError_t tracer_result;
@@ -12891,10 +13032,11 @@ static hipError_t hip_traced_hipMemsetD32(hip_hipMemsetD32_fn *tracer_real,
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dest, value, count);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 151);
     hipError_t tracer_result;
@@ -13047,10 +13189,11 @@ static hipError_t hip_traced_hipMemsetD32Async(hip_hipMemsetD32Async_fn *tracer_
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, value, count, stream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32Async) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32Async__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32Async) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32Async__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 153);
     hipError_t tracer_result;
@@ -13130,10 +13273,11 @@ static hipError_t hip_traced_hipMemset2D(hip_hipMemset2D_fn *tracer_real, const 
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, pitch, value, width, height);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 154);
     hipError_t tracer_result;
@@ -13216,10 +13360,11 @@ static hipError_t hip_traced_hipMemset2DAsync(hip_hipMemset2DAsync_fn *tracer_re
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, pitch, value, width, height, stream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2DAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2DAsync__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2DAsync) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2DAsync__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 155);
     hipError_t tracer_result;
@@ -13304,10 +13449,11 @@ static hipError_t hip_traced_hipMemset3D(hip_hipMemset3D_fn *tracer_real, const 
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pitchedDevPtr, value, extent);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 156);
     hipError_t tracer_result;
@@ -13384,10 +13530,11 @@ static hipError_t hip_traced_hipMemset3DAsync(hip_hipMemset3DAsync_fn *tracer_re
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pitchedDevPtr, value, extent, stream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3DAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3DAsync__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3DAsync) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3DAsync__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 157);
     hipError_t tracer_result;
@@ -13465,10 +13612,11 @@ static hipError_t hip_traced_hipMemGetInfo(hip_hipMemGetInfo_fn *tracer_real,
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(free, total);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetInfo) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetInfo__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetInfo) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetInfo__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 158);
     hipError_t tracer_result;
@@ -13543,10 +13691,11 @@ static hipError_t hip_traced_hipMemPtrGetInfo(hip_hipMemPtrGetInfo_fn *tracer_re
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ptr, size);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPtrGetInfo) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPtrGetInfo__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPtrGetInfo) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPtrGetInfo__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 159);
     hipError_t tracer_result;
@@ -13622,10 +13771,11 @@ static hipError_t hip_traced_hipMallocArray(hip_hipMallocArray_fn *tracer_real,
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(array, desc, width, height, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocArray) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocArray__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocArray) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocArray__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 160);
     hipError_t tracer_result;
@@ -13709,10 +13859,11 @@ static hipError_t hip_traced_hipArrayCreate(hip_hipArrayCreate_fn *tracer_real,
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pHandle, pAllocateArray);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayCreate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayCreate__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayCreate) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayCreate__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 161);
     hipError_t tracer_result;
@@ -13787,10 +13938,11 @@ static hipError_t hip_traced_hipArrayDestroy(hip_hipArrayDestroy_fn *tracer_real
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(array);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayDestroy) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayDestroy__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayDestroy) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayDestroy__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 162);
     hipError_t tracer_result;
@@ -13862,10 +14014,11 @@ static hipError_t hip_traced_hipArray3DCreate(hip_hipArray3DCreate_fn *tracer_re
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(array, pAllocateArray);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArray3DCreate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArray3DCreate__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArray3DCreate) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArray3DCreate__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 163);
     hipError_t tracer_result;
@@ -13940,10 +14093,11 @@ static hipError_t hip_traced_hipMalloc3D(hip_hipMalloc3D_fn *tracer_real, const 
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pitchedDevPtr, extent);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3D) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3D__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3D) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3D__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 164);
     hipError_t tracer_result;
@@ -14015,10 +14169,11 @@ static hipError_t hip_traced_hipFreeArray(hip_hipFreeArray_fn *tracer_real,
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(array);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeArray) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeArray__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeArray) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeArray__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 165);
     hipError_t tracer_result;
@@ -14090,10 +14245,11 @@ static hipError_t hip_traced_hipFreeMipmappedArray(hip_hipFreeMipmappedArray_fn 
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(mipmappedArray);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeMipmappedArray) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeMipmappedArray__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeMipmappedArray) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeMipmappedArray__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 166);
     hipError_t tracer_result;
@@ -14166,10 +14322,11 @@ static hipError_t hip_traced_hipMalloc3DArray(hip_hipMalloc3DArray_fn *tracer_re
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(array, desc, extent, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3DArray) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3DArray__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3DArray) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3DArray__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 167);
     hipError_t tracer_result;
@@ -14253,10 +14410,11 @@ static hipError_t hip_traced_hipMallocMipmappedArray(hip_hipMallocMipmappedArray
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(mipmappedArray, desc, extent, numLevels, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocMipmappedArray) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocMipmappedArray__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocMipmappedArray) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocMipmappedArray__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 168);
     hipError_t tracer_result;
@@ -14343,10 +14501,11 @@ static hipError_t hip_traced_hipGetMipmappedArrayLevel(hip_hipGetMipmappedArrayL
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(levelArray, mipmappedArray, level);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetMipmappedArrayLevel) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetMipmappedArrayLevel__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetMipmappedArrayLevel) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetMipmappedArrayLevel__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 169);
     hipError_t tracer_result;
@@ -14426,10 +14585,11 @@ static hipError_t hip_traced_hipMemcpy2D(hip_hipMemcpy2D_fn *tracer_real, const 
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, dpitch, src, spitch, width, height, kind);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 170);
     hipError_t tracer_result;
@@ -14516,10 +14676,11 @@ static hipError_t hip_traced_hipMemcpyParam2D(hip_hipMemcpyParam2D_fn *tracer_re
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pCopy);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2D) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2D__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2D) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2D__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 171);
     hipError_t tracer_result;
@@ -14591,10 +14752,11 @@ static hipError_t hip_traced_hipMemcpyParam2DAsync(hip_hipMemcpyParam2DAsync_fn 
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pCopy, stream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2DAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2DAsync__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2DAsync) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2DAsync__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 172);
     hipError_t tracer_result;
@@ -14669,10 +14831,11 @@ static hipError_t hip_traced_hipMemcpy2DAsync(hip_hipMemcpy2DAsync_fn *tracer_re
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, dpitch, src, spitch, width, height, kind, stream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DAsync__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DAsync) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DAsync__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 173);
     hipError_t tracer_result;
@@ -14764,10 +14927,11 @@ static hipError_t hip_traced_hipMemcpy2DToArray(hip_hipMemcpy2DToArray_fn *trace
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, wOffset, hOffset, src, spitch, width, height, kind);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 174);
     hipError_t tracer_result;
@@ -14860,10 +15024,11 @@ static hipError_t hip_traced_hipMemcpy2DToArrayAsync(hip_hipMemcpy2DToArrayAsync
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, wOffset, hOffset, src, spitch, width, height, kind, stream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArrayAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArrayAsync__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArrayAsync) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArrayAsync__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 175);
     hipError_t tracer_result;
@@ -14957,10 +15122,11 @@ static hipError_t hip_traced_hipMemcpyToArray(hip_hipMemcpyToArray_fn *tracer_re
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, wOffset, hOffset, src, count, kind);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToArray) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToArray__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToArray) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToArray__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 176);
     hipError_t tracer_result;
@@ -15046,10 +15212,11 @@ static hipError_t hip_traced_hipMemcpyFromArray(hip_hipMemcpyFromArray_fn *trace
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, srcArray, wOffset, hOffset, count, kind);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromArray) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromArray__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromArray) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromArray__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 177);
     hipError_t tracer_result;
@@ -15137,10 +15304,11 @@ static hipError_t hip_traced_hipMemcpy2DFromArray(hip_hipMemcpy2DFromArray_fn *t
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, dpitch, src, wOffset, hOffset, width, height, kind);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 178);
     hipError_t tracer_result;
@@ -15233,10 +15401,11 @@ static hipError_t hip_traced_hipMemcpy2DFromArrayAsync(hip_hipMemcpy2DFromArrayA
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, dpitch, src, wOffset, hOffset, width, height, kind, stream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArrayAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArrayAsync__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArrayAsync) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArrayAsync__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 179);
     hipError_t tracer_result;
@@ -15330,10 +15499,11 @@ static hipError_t hip_traced_hipMemcpyAtoH(hip_hipMemcpyAtoH_fn *tracer_real,
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, srcArray, srcOffset, count);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAtoH) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAtoH__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAtoH) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAtoH__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 180);
     hipError_t tracer_result;
@@ -15413,10 +15583,11 @@ static hipError_t hip_traced_hipMemcpyHtoA(hip_hipMemcpyHtoA_fn *tracer_real,
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dstArray, dstOffset, srcHost, count);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoA) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoA__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoA) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoA__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 181);
     hipError_t tracer_result;
@@ -15495,10 +15666,11 @@ static hipError_t hip_traced_hipMemcpy3D(hip_hipMemcpy3D_fn *tracer_real, const 
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(p);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 182);
     hipError_t tracer_result;
@@ -15570,10 +15742,11 @@ static hipError_t hip_traced_hipMemcpy3DAsync(hip_hipMemcpy3DAsync_fn *tracer_re
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(p, stream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3DAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3DAsync__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3DAsync) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3DAsync__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 183);
     hipError_t tracer_result;
@@ -15646,10 +15819,11 @@ static hipError_t hip_traced_hipDrvMemcpy3D(hip_hipDrvMemcpy3D_fn *tracer_real,
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pCopy);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3D) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3D__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3D) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3D__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 184);
     hipError_t tracer_result;
@@ -15721,10 +15895,11 @@ static hipError_t hip_traced_hipDrvMemcpy3DAsync(hip_hipDrvMemcpy3DAsync_fn *tra
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pCopy, stream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3DAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3DAsync__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3DAsync) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3DAsync__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 185);
     hipError_t tracer_result;
@@ -15798,10 +15973,11 @@ static hipError_t hip_traced_hipDeviceCanAccessPeer(hip_hipDeviceCanAccessPeer_f
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(canAccessPeer, deviceId, peerDeviceId);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceCanAccessPeer) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceCanAccessPeer__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceCanAccessPeer) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceCanAccessPeer__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 186);
     hipError_t tracer_result;
@@ -15880,10 +16056,11 @@ static hipError_t hip_traced_hipDeviceEnablePeerAccess(hip_hipDeviceEnablePeerAc
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(peerDeviceId, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceEnablePeerAccess) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceEnablePeerAccess__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceEnablePeerAccess) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceEnablePeerAccess__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 187);
     hipError_t tracer_result;
@@ -15957,10 +16134,11 @@ static hipError_t hip_traced_hipDeviceDisablePeerAccess(hip_hipDeviceDisablePeer
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(peerDeviceId);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceDisablePeerAccess) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceDisablePeerAccess__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceDisablePeerAccess) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceDisablePeerAccess__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 188);
     hipError_t tracer_result;
@@ -16033,10 +16211,11 @@ static hipError_t hip_traced_hipMemGetAddressRange(hip_hipMemGetAddressRange_fn 
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pbase, psize, dptr);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAddressRange) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAddressRange__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAddressRange) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAddressRange__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 189);
     hipError_t tracer_result;
@@ -16115,10 +16294,11 @@ static hipError_t hip_traced_hipMemcpyPeer(hip_hipMemcpyPeer_fn *tracer_real,
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, dstDeviceId, src, srcDeviceId, sizeBytes);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeer) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeer__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeer) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeer__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 190);
     hipError_t tracer_result;
@@ -16202,10 +16382,11 @@ static hipError_t hip_traced_hipMemcpyPeerAsync(hip_hipMemcpyPeerAsync_fn *trace
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, dstDeviceId, src, srcDevice, sizeBytes, stream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeerAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeerAsync__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeerAsync) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeerAsync__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 191);
     hipError_t tracer_result;
@@ -16291,10 +16472,11 @@ static hipError_t hip_traced_hipCtxCreate(hip_hipCtxCreate_fn *tracer_real,
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ctx, flags, device);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxCreate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxCreate__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxCreate) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxCreate__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 192);
     hipError_t tracer_result;
@@ -16370,10 +16552,11 @@ static hipError_t hip_traced_hipCtxDestroy(hip_hipCtxDestroy_fn *tracer_real,
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ctx);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDestroy) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDestroy__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDestroy) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDestroy__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 193);
     hipError_t tracer_result;
@@ -16444,10 +16627,11 @@ static hipError_t hip_traced_hipCtxPopCurrent(hip_hipCtxPopCurrent_fn *tracer_re
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ctx);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPopCurrent) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPopCurrent__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPopCurrent) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPopCurrent__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 194);
     hipError_t tracer_result;
@@ -16519,10 +16703,11 @@ static hipError_t hip_traced_hipCtxPushCurrent(hip_hipCtxPushCurrent_fn *tracer_
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ctx);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPushCurrent) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPushCurrent__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPushCurrent) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPushCurrent__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 195);
     hipError_t tracer_result;
@@ -16593,10 +16778,11 @@ static hipError_t hip_traced_hipCtxSetCurrent(hip_hipCtxSetCurrent_fn *tracer_re
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ctx);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCurrent) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCurrent__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCurrent) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCurrent__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 196);
     hipError_t tracer_result;
@@ -16667,10 +16853,11 @@ static hipError_t hip_traced_hipCtxGetCurrent(hip_hipCtxGetCurrent_fn *tracer_re
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ctx);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCurrent) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCurrent__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCurrent) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCurrent__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 197);
     hipError_t tracer_result;
@@ -16742,10 +16929,11 @@ static hipError_t hip_traced_hipCtxGetDevice(hip_hipCtxGetDevice_fn *tracer_real
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetDevice) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetDevice__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetDevice) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetDevice__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 198);
     hipError_t tracer_result;
@@ -16818,10 +17006,11 @@ static hipError_t hip_traced_hipCtxGetApiVersion(hip_hipCtxGetApiVersion_fn *tra
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ctx, apiVersion);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetApiVersion) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetApiVersion__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetApiVersion) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetApiVersion__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 199);
     hipError_t tracer_result;
@@ -16896,10 +17085,11 @@ static hipError_t hip_traced_hipCtxGetCacheConfig(hip_hipCtxGetCacheConfig_fn *t
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(cacheConfig);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCacheConfig) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCacheConfig__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCacheConfig) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCacheConfig__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 200);
     hipError_t tracer_result;
@@ -16972,10 +17162,11 @@ static hipError_t hip_traced_hipCtxSetCacheConfig(hip_hipCtxSetCacheConfig_fn *t
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(cacheConfig);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCacheConfig) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCacheConfig__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCacheConfig) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCacheConfig__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 201);
     hipError_t tracer_result;
@@ -17047,10 +17238,11 @@ static hipError_t hip_traced_hipCtxSetSharedMemConfig(hip_hipCtxSetSharedMemConf
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(config);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetSharedMemConfig) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetSharedMemConfig__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetSharedMemConfig) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetSharedMemConfig__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 202);
     hipError_t tracer_result;
@@ -17122,10 +17314,11 @@ static hipError_t hip_traced_hipCtxGetSharedMemConfig(hip_hipCtxGetSharedMemConf
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pConfig);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetSharedMemConfig) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetSharedMemConfig__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetSharedMemConfig) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetSharedMemConfig__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 203);
     hipError_t tracer_result;
@@ -17197,10 +17390,11 @@ static hipError_t hip_traced_hipCtxSynchronize(hip_hipCtxSynchronize_fn *tracer_
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real();
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSynchronize) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSynchronize__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSynchronize) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSynchronize__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 204);
     hipError_t tracer_result;
@@ -17269,10 +17463,11 @@ static hipError_t hip_traced_hipCtxGetFlags(hip_hipCtxGetFlags_fn *tracer_real,
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetFlags) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetFlags__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetFlags) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetFlags__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 205);
     hipError_t tracer_result;
@@ -17345,10 +17540,11 @@ static hipError_t hip_traced_hipCtxEnablePeerAccess(hip_hipCtxEnablePeerAccess_f
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(peerCtx, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxEnablePeerAccess) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxEnablePeerAccess__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxEnablePeerAccess) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxEnablePeerAccess__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 206);
     hipError_t tracer_result;
@@ -17421,10 +17617,11 @@ static hipError_t hip_traced_hipCtxDisablePeerAccess(hip_hipCtxDisablePeerAccess
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(peerCtx);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDisablePeerAccess) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDisablePeerAccess__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDisablePeerAccess) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDisablePeerAccess__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 207);
     hipError_t tracer_result;
@@ -17496,10 +17693,11 @@ static hipError_t hip_traced_hipDevicePrimaryCtxGetState(hip_hipDevicePrimaryCtx
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dev, flags, active);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxGetState) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxGetState__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxGetState) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxGetState__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 208);
     hipError_t tracer_result;
@@ -17577,10 +17775,11 @@ static hipError_t hip_traced_hipDevicePrimaryCtxRelease(hip_hipDevicePrimaryCtxR
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dev);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRelease) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRelease__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRelease) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRelease__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 209);
     hipError_t tracer_result;
@@ -17652,10 +17851,11 @@ static hipError_t hip_traced_hipDevicePrimaryCtxRetain(hip_hipDevicePrimaryCtxRe
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pctx, dev);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRetain) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRetain__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRetain) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRetain__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 210);
     hipError_t tracer_result;
@@ -17729,10 +17929,11 @@ static hipError_t hip_traced_hipDevicePrimaryCtxReset(hip_hipDevicePrimaryCtxRes
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dev);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxReset) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxReset__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxReset) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxReset__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 211);
     hipError_t tracer_result;
@@ -17804,10 +18005,11 @@ static hipError_t hip_traced_hipDevicePrimaryCtxSetFlags(hip_hipDevicePrimaryCtx
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dev, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxSetFlags) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxSetFlags__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxSetFlags) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxSetFlags__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 212);
     hipError_t tracer_result;
@@ -17882,10 +18084,11 @@ static hipError_t hip_traced_hipModuleLoad(hip_hipModuleLoad_fn *tracer_real,
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(module, fname);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoad) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoad__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoad) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoad__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 213);
     hipError_t tracer_result;
@@ -17959,10 +18162,11 @@ static hipError_t hip_traced_hipModuleUnload(hip_hipModuleUnload_fn *tracer_real
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(module);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleUnload) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleUnload__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleUnload) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleUnload__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 214);
     hipError_t tracer_result;
@@ -18101,10 +18305,11 @@ static hipError_t hip_traced_hipFuncGetAttributes(hip_hipFuncGetAttributes_fn *t
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(attr, func);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttributes) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttributes__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttributes) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttributes__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 216);
     hipError_t tracer_result;
@@ -18178,10 +18383,11 @@ static hipError_t hip_traced_hipFuncGetAttribute(hip_hipFuncGetAttribute_fn *tra
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(value, attrib, hfunc);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttribute) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttribute__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttribute) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttribute__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 217);
     hipError_t tracer_result;
@@ -18260,10 +18466,11 @@ static hipError_t hip_traced_hipModuleGetTexRef(hip_hipModuleGetTexRef_fn *trace
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(texRef, hmod, name);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetTexRef) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetTexRef__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetTexRef) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetTexRef__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 218);
     hipError_t tracer_result;
@@ -18340,10 +18547,11 @@ static hipError_t hip_traced_hipModuleLoadData(hip_hipModuleLoadData_fn *tracer_
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(module, image);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadData) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadData__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadData) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadData__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 219);
     hipError_t tracer_result;
@@ -18419,10 +18627,11 @@ static hipError_t hip_traced_hipModuleLoadDataEx(hip_hipModuleLoadDataEx_fn *tra
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(module, image, numOptions, options, optionValues);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadDataEx) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadDataEx__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadDataEx) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadDataEx__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 220);
     hipError_t tracer_result;
@@ -18616,10 +18825,11 @@ static hipError_t hip_traced_hipLaunchCooperativeKernel(hip_hipLaunchCooperative
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(f, gridDim, blockDimX, kernelParams, sharedMemBytes, stream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 222);
     hipError_t tracer_result;
@@ -18706,10 +18916,11 @@ static hipError_t hip_traced_hipLaunchCooperativeKernelMultiDevice(hip_hipLaunch
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(launchParamsList, numDevices, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernelMultiDevice) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernelMultiDevice__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernelMultiDevice) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernelMultiDevice__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 223);
     hipError_t tracer_result;
@@ -18789,10 +19000,11 @@ static hipError_t hip_traced_hipExtLaunchMultiKernelMultiDevice(hip_hipExtLaunch
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(launchParamsList, numDevices, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchMultiKernelMultiDevice) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchMultiKernelMultiDevice__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchMultiKernelMultiDevice) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchMultiKernelMultiDevice__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 224);
     hipError_t tracer_result;
@@ -18874,10 +19086,11 @@ static hipError_t hip_traced_hipModuleOccupancyMaxPotentialBlockSize(hip_hipModu
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(gridSize, blockSize, f, dynSharedMemPerBlk, blockSizeLimit);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSize) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSize__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSize) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSize__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 225);
     hipError_t tracer_result;
@@ -18970,10 +19183,11 @@ static hipError_t hip_traced_hipModuleOccupancyMaxPotentialBlockSizeWithFlags(hi
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(gridSize, blockSize, f, dynSharedMemPerBlk, blockSizeLimit, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSizeWithFlags) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSizeWithFlags__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSizeWithFlags) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSizeWithFlags__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 226);
     hipError_t tracer_result;
@@ -19069,10 +19283,11 @@ static hipError_t hip_traced_hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(numBlocks, f, blockSize, dynSharedMemPerBlk);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessor) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessor__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessor) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessor__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 227);
     hipError_t tracer_result;
@@ -19161,10 +19376,11 @@ static hipError_t hip_traced_hipModuleOccupancyMaxActiveBlocksPerMultiprocessorW
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(numBlocks, f, blockSize, dynSharedMemPerBlk, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 228);
     hipError_t tracer_result;
@@ -19259,10 +19475,11 @@ static hipError_t hip_traced_hipOccupancyMaxActiveBlocksPerMultiprocessor(hip_hi
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(numBlocks, f, blockSize, dynSharedMemPerBlk);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessor) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessor__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessor) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessor__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 229);
     hipError_t tracer_result;
@@ -19350,10 +19567,11 @@ static hipError_t hip_traced_hipOccupancyMaxActiveBlocksPerMultiprocessorWithFla
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(numBlocks, f, blockSize, dynSharedMemPerBlk, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 230);
     hipError_t tracer_result;
@@ -19446,10 +19664,11 @@ static hipError_t hip_traced_hipOccupancyMaxPotentialBlockSize(hip_hipOccupancyM
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(gridSize, blockSize, f, dynSharedMemPerBlk, blockSizeLimit);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxPotentialBlockSize) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxPotentialBlockSize__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxPotentialBlockSize) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxPotentialBlockSize__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 231);
     hipError_t tracer_result;
@@ -19536,10 +19755,11 @@ static hipError_t hip_traced_hipConfigureCall(hip_hipConfigureCall_fn *tracer_re
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(gridDim, blockDim, sharedMem, stream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipConfigureCall) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipConfigureCall__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipConfigureCall) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipConfigureCall__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 232);
     hipError_t tracer_result;
@@ -19617,10 +19837,11 @@ static hipError_t hip_traced_hipSetupArgument(hip_hipSetupArgument_fn *tracer_re
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(arg, size, offset);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetupArgument) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetupArgument__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetupArgument) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetupArgument__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 233);
     hipError_t tracer_result;
@@ -19695,10 +19916,11 @@ static hipError_t hip_traced_hipLaunchByPtr(hip_hipLaunchByPtr_fn *tracer_real,
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(func);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchByPtr) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchByPtr__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchByPtr) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchByPtr__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 234);
     hipError_t tracer_result;
@@ -19853,10 +20075,11 @@ static hipError_t hip_traced_hipDrvMemcpy2DUnaligned(hip_hipDrvMemcpy2DUnaligned
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pCopy);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy2DUnaligned) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy2DUnaligned__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy2DUnaligned) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy2DUnaligned__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 236);
     hipError_t tracer_result;
@@ -19932,10 +20155,11 @@ static hipError_t hip_traced_hipExtLaunchKernel(hip_hipExtLaunchKernel_fn *trace
     return tracer_real(function_address, numBlocks, dimBlocks, args, sharedMemBytes, stream,
                        startEvent, stopEvent, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchKernel) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchKernel__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchKernel) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchKernel__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 237);
     hipError_t tracer_result;
@@ -20033,10 +20257,11 @@ static hipError_t hip_traced_hipBindTextureToMipmappedArray(hip_hipBindTextureTo
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(tex, mipmappedArray, desc);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToMipmappedArray) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToMipmappedArray__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToMipmappedArray) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToMipmappedArray__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 238);
     hipError_t tracer_result;
@@ -20117,10 +20342,11 @@ static hipError_t hip_traced_hipGetTextureReference(hip_hipGetTextureReference_f
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(texref, symbol);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureReference) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureReference__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureReference) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureReference__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 239);
     hipError_t tracer_result;
@@ -20198,10 +20424,11 @@ static hipError_t hip_traced_hipCreateTextureObject(hip_hipCreateTextureObject_f
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pTexObject, pResDesc, pTexDesc, pResViewDesc);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateTextureObject) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateTextureObject__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateTextureObject) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateTextureObject__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 240);
     hipError_t tracer_result;
@@ -20284,10 +20511,11 @@ static hipError_t hip_traced_hipDestroyTextureObject(hip_hipDestroyTextureObject
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(textureObject);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyTextureObject) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyTextureObject__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyTextureObject) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyTextureObject__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 241);
     hipError_t tracer_result;
@@ -20359,10 +20587,11 @@ static hipError_t hip_traced_hipGetChannelDesc(hip_hipGetChannelDesc_fn *tracer_
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(desc, array);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetChannelDesc) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetChannelDesc__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetChannelDesc) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetChannelDesc__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 242);
     hipError_t tracer_result;
@@ -20437,10 +20666,11 @@ static hipError_t hip_traced_hipGetTextureObjectResourceDesc(hip_hipGetTextureOb
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pResDesc, textureObject);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceDesc) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceDesc__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceDesc) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceDesc__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 243);
     hipError_t tracer_result;
@@ -20517,10 +20747,11 @@ static hipError_t hip_traced_hipGetTextureObjectResourceViewDesc(hip_hipGetTextu
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pResViewDesc, textureObject);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceViewDesc) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceViewDesc__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceViewDesc) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceViewDesc__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 244);
     hipError_t tracer_result;
@@ -20597,10 +20828,11 @@ static hipError_t hip_traced_hipGetTextureObjectTextureDesc(hip_hipGetTextureObj
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pTexDesc, textureObject);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectTextureDesc) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectTextureDesc__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectTextureDesc) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectTextureDesc__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 245);
     hipError_t tracer_result;
@@ -20676,10 +20908,11 @@ static hipError_t hip_traced_hipTexRefSetAddressMode(hip_hipTexRefSetAddressMode
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(texRef, dim, am);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddressMode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddressMode__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddressMode) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddressMode__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 246);
     hipError_t tracer_result;
@@ -20756,10 +20989,11 @@ static hipError_t hip_traced_hipTexRefSetArray(hip_hipTexRefSetArray_fn *tracer_
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(tex, array, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetArray) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetArray__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetArray) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetArray__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 247);
     hipError_t tracer_result;
@@ -20836,10 +21070,11 @@ static hipError_t hip_traced_hipTexRefSetFilterMode(hip_hipTexRefSetFilterMode_f
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(texRef, fm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFilterMode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFilterMode__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFilterMode) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFilterMode__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 248);
     hipError_t tracer_result;
@@ -20913,10 +21148,11 @@ static hipError_t hip_traced_hipTexRefSetFlags(hip_hipTexRefSetFlags_fn *tracer_
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(texRef, Flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFlags) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFlags__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFlags) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFlags__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 249);
     hipError_t tracer_result;
@@ -20990,10 +21226,11 @@ static hipError_t hip_traced_hipTexRefSetFormat(hip_hipTexRefSetFormat_fn *trace
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(texRef, fmt, NumPackedComponents);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFormat) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFormat__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFormat) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFormat__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 250);
     hipError_t tracer_result;
@@ -21074,10 +21311,11 @@ static hipError_t hip_traced_hipTexObjectCreate(hip_hipTexObjectCreate_fn *trace
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pTexObject, pResDesc, pTexDesc, pResViewDesc);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectCreate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectCreate__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectCreate) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectCreate__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 251);
     hipError_t tracer_result;
@@ -21160,10 +21398,11 @@ static hipError_t hip_traced_hipTexObjectDestroy(hip_hipTexObjectDestroy_fn *tra
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(texObject);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectDestroy) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectDestroy__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectDestroy) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectDestroy__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 252);
     hipError_t tracer_result;
@@ -21236,10 +21475,11 @@ static hipError_t hip_traced_hipTexObjectGetResourceDesc(hip_hipTexObjectGetReso
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pResDesc, texObject);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceDesc) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceDesc__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceDesc) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceDesc__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 253);
     hipError_t tracer_result;
@@ -21315,10 +21555,11 @@ static hipError_t hip_traced_hipTexObjectGetResourceViewDesc(hip_hipTexObjectGet
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pResViewDesc, texObject);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceViewDesc) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceViewDesc__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceViewDesc) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceViewDesc__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 254);
     hipError_t tracer_result;
@@ -21395,10 +21636,11 @@ static hipError_t hip_traced_hipTexObjectGetTextureDesc(hip_hipTexObjectGetTextu
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pTexDesc, texObject);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetTextureDesc) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetTextureDesc__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetTextureDesc) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetTextureDesc__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 255);
     hipError_t tracer_result;
@@ -21474,10 +21716,11 @@ static hipError_t hip_traced_hipBindTexture(hip_hipBindTexture_fn *tracer_real,
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(offset, tex, devPtr, desc, size);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 256);
     hipError_t tracer_result;
@@ -21563,10 +21806,11 @@ static hipError_t hip_traced_hipBindTexture2D(hip_hipBindTexture2D_fn *tracer_re
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(offset, tex, devPtr, desc, width, height, pitch);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture2D) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture2D__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture2D) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture2D__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 257);
     hipError_t tracer_result;
@@ -21658,10 +21902,11 @@ static hipError_t hip_traced_hipBindTextureToArray(hip_hipBindTextureToArray_fn 
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(tex, array, desc);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToArray) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToArray__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToArray) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToArray__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 258);
     hipError_t tracer_result;
@@ -21739,10 +21984,11 @@ static hipError_t hip_traced_hipGetTextureAlignmentOffset(hip_hipGetTextureAlign
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(offset, texref);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureAlignmentOffset) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureAlignmentOffset__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureAlignmentOffset) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureAlignmentOffset__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 259);
     hipError_t tracer_result;
@@ -21818,10 +22064,11 @@ static hipError_t hip_traced_hipUnbindTexture(hip_hipUnbindTexture_fn *tracer_re
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(tex);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipUnbindTexture) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipUnbindTexture__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipUnbindTexture) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipUnbindTexture__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 260);
     hipError_t tracer_result;
@@ -21893,10 +22140,11 @@ static hipError_t hip_traced_hipTexRefGetAddress(hip_hipTexRefGetAddress_fn *tra
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dev_ptr, texRef);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddress) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddress__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddress) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddress__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 261);
     hipError_t tracer_result;
@@ -21972,10 +22220,11 @@ static hipError_t hip_traced_hipTexRefGetAddressMode(hip_hipTexRefGetAddressMode
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pam, texRef, dim);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddressMode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddressMode__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddressMode) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddressMode__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 262);
     hipError_t tracer_result;
@@ -22055,10 +22304,11 @@ static hipError_t hip_traced_hipTexRefGetFilterMode(hip_hipTexRefGetFilterMode_f
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pfm, texRef);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFilterMode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFilterMode__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFilterMode) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFilterMode__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 263);
     hipError_t tracer_result;
@@ -22133,10 +22383,11 @@ static hipError_t hip_traced_hipTexRefGetFlags(hip_hipTexRefGetFlags_fn *tracer_
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pFlags, texRef);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFlags) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFlags__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFlags) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFlags__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 264);
     hipError_t tracer_result;
@@ -22211,10 +22462,11 @@ static hipError_t hip_traced_hipTexRefGetFormat(hip_hipTexRefGetFormat_fn *trace
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pFormat, pNumChannels, texRef);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFormat) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFormat__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFormat) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFormat__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 265);
     hipError_t tracer_result;
@@ -22295,10 +22547,11 @@ static hipError_t hip_traced_hipTexRefGetMaxAnisotropy(hip_hipTexRefGetMaxAnisot
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pmaxAnsio, texRef);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMaxAnisotropy) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMaxAnisotropy__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMaxAnisotropy) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMaxAnisotropy__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 266);
     hipError_t tracer_result;
@@ -22375,10 +22628,11 @@ static hipError_t hip_traced_hipTexRefGetMipmapFilterMode(hip_hipTexRefGetMipmap
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pfm, texRef);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapFilterMode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapFilterMode__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapFilterMode) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapFilterMode__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 267);
     hipError_t tracer_result;
@@ -22455,10 +22709,11 @@ static hipError_t hip_traced_hipTexRefGetMipmapLevelBias(hip_hipTexRefGetMipmapL
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pbias, texRef);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelBias) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelBias__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelBias) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelBias__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 268);
     hipError_t tracer_result;
@@ -22536,10 +22791,11 @@ static hipError_t hip_traced_hipTexRefGetMipmapLevelClamp(hip_hipTexRefGetMipmap
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pminMipmapLevelClamp, pmaxMipmapLevelClamp, texRef);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelClamp) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelClamp__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelClamp) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelClamp__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 269);
     hipError_t tracer_result;
@@ -22622,10 +22878,11 @@ static hipError_t hip_traced_hipTexRefGetMipMappedArray(hip_hipTexRefGetMipMappe
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pArray, texRef);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipMappedArray) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipMappedArray__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipMappedArray) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipMappedArray__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 270);
     hipError_t tracer_result;
@@ -22702,10 +22959,11 @@ static hipError_t hip_traced_hipTexRefSetAddress(hip_hipTexRefSetAddress_fn *tra
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ByteOffset, texRef, dptr, bytes);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 271);
     hipError_t tracer_result;
@@ -22789,10 +23047,11 @@ static hipError_t hip_traced_hipTexRefSetAddress2D(hip_hipTexRefSetAddress2D_fn 
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(texRef, desc, dptr, Pitch);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress2D) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress2D__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress2D) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress2D__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 272);
     hipError_t tracer_result;
@@ -22874,10 +23133,11 @@ static hipError_t hip_traced_hipTexRefSetMaxAnisotropy(hip_hipTexRefSetMaxAnisot
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(texRef, maxAniso);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMaxAnisotropy) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMaxAnisotropy__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMaxAnisotropy) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMaxAnisotropy__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 273);
     hipError_t tracer_result;
@@ -22952,10 +23212,11 @@ static hipError_t hip_traced_hipTexRefSetBorderColor(hip_hipTexRefSetBorderColor
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(texRef, pBorderColor);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetBorderColor) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetBorderColor__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetBorderColor) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetBorderColor__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 274);
     hipError_t tracer_result;
@@ -23032,10 +23293,11 @@ static hipError_t hip_traced_hipTexRefSetMipmapFilterMode(hip_hipTexRefSetMipmap
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(texRef, fm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapFilterMode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapFilterMode__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapFilterMode) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapFilterMode__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 275);
     hipError_t tracer_result;
@@ -23110,10 +23372,11 @@ static hipError_t hip_traced_hipTexRefSetMipmapLevelBias(hip_hipTexRefSetMipmapL
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(texRef, bias);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelBias) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelBias__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelBias) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelBias__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 276);
     hipError_t tracer_result;
@@ -23190,10 +23453,11 @@ static hipError_t hip_traced_hipTexRefSetMipmapLevelClamp(hip_hipTexRefSetMipmap
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(texRef, minMipMapLevelClamp, maxMipMapLevelClamp);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelClamp) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelClamp__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelClamp) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelClamp__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 277);
     hipError_t tracer_result;
@@ -23274,10 +23538,11 @@ static hipError_t hip_traced_hipTexRefSetMipmappedArray(hip_hipTexRefSetMipmappe
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(texRef, mipmappedArray, Flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmappedArray) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmappedArray__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmappedArray) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmappedArray__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 278);
     hipError_t tracer_result;
@@ -23358,10 +23623,11 @@ static hipError_t hip_traced_hipMipmappedArrayCreate(hip_hipMipmappedArrayCreate
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pHandle, pMipmappedArrayDesc, numMipmapLevels);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayCreate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayCreate__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayCreate) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayCreate__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 279);
     hipError_t tracer_result;
@@ -23442,10 +23708,11 @@ static hipError_t hip_traced_hipMipmappedArrayDestroy(hip_hipMipmappedArrayDestr
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hMipmappedArray);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayDestroy) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayDestroy__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayDestroy) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayDestroy__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 280);
     hipError_t tracer_result;
@@ -23520,10 +23787,11 @@ static hipError_t hip_traced_hipMipmappedArrayGetLevel(hip_hipMipmappedArrayGetL
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pLevelArray, hMipMappedArray, level);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayGetLevel) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayGetLevel__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayGetLevel) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayGetLevel__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 281);
     hipError_t tracer_result;
@@ -23603,10 +23871,11 @@ static hipError_t hip_traced_hipRegisterApiCallback(hip_hipRegisterApiCallback_f
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(id, fun, arg);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterApiCallback) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterApiCallback__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterApiCallback) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterApiCallback__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 282);
     hipError_t tracer_result;
@@ -23681,10 +23950,11 @@ static hipError_t hip_traced_hipRemoveApiCallback(hip_hipRemoveApiCallback_fn *t
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(id);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveApiCallback) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveApiCallback__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveApiCallback) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveApiCallback__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 283);
     hipError_t tracer_result;
@@ -23756,10 +24026,11 @@ static hipError_t hip_traced_hipRegisterActivityCallback(hip_hipRegisterActivity
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(id, fun, arg);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterActivityCallback) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterActivityCallback__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterActivityCallback) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterActivityCallback__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 284);
     hipError_t tracer_result;
@@ -23835,10 +24106,11 @@ static hipError_t hip_traced_hipRemoveActivityCallback(hip_hipRemoveActivityCall
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(id);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveActivityCallback) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveActivityCallback__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveActivityCallback) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveActivityCallback__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 285);
     hipError_t tracer_result;
@@ -23909,10 +24181,11 @@ static const char *hip_traced_hipApiName(hip_hipApiName_fn *tracer_real, const v
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(id);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipApiName) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipApiName__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipApiName) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipApiName__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 286);
     const char *tracer_result;
@@ -23984,10 +24257,11 @@ static const char *hip_traced_hipKernelNameRef(hip_hipKernelNameRef_fn *tracer_r
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(f);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRef) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRef__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRef) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRef__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 287);
     const char *tracer_result;
@@ -24060,10 +24334,11 @@ static const char *hip_traced_hipKernelNameRefByPtr(hip_hipKernelNameRefByPtr_fn
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hostFunction, stream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRefByPtr) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRefByPtr__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRefByPtr) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRefByPtr__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 288);
     const char *tracer_result;
@@ -24138,10 +24413,11 @@ static int hip_traced_hipGetStreamDeviceId(hip_hipGetStreamDeviceId_fn *tracer_r
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetStreamDeviceId) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetStreamDeviceId__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetStreamDeviceId) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetStreamDeviceId__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 289);
     int tracer_result;
@@ -24214,10 +24490,11 @@ static hipError_t hip_traced_hipStreamBeginCapture(hip_hipStreamBeginCapture_fn 
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, mode);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamBeginCapture) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamBeginCapture__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamBeginCapture) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamBeginCapture__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 290);
     hipError_t tracer_result;
@@ -24291,10 +24568,11 @@ static hipError_t hip_traced_hipStreamEndCapture(hip_hipStreamEndCapture_fn *tra
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, pGraph);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamEndCapture) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamEndCapture__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamEndCapture) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamEndCapture__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 291);
     hipError_t tracer_result;
@@ -24370,10 +24648,11 @@ static hipError_t hip_traced_hipStreamGetCaptureInfo(hip_hipStreamGetCaptureInfo
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, pCaptureStatus, pId);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 292);
     hipError_t tracer_result;
@@ -24460,10 +24739,11 @@ static hipError_t hip_traced_hipStreamGetCaptureInfo_v2(hip_hipStreamGetCaptureI
     return tracer_real(stream, captureStatus_out, id_out, graph_out, dependencies_out,
                        numDependencies_out);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo_v2__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo_v2) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo_v2__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 293);
     hipError_t tracer_result;
@@ -24559,10 +24839,11 @@ static hipError_t hip_traced_hipStreamIsCapturing(hip_hipStreamIsCapturing_fn *t
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, pCaptureStatus);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamIsCapturing) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamIsCapturing__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamIsCapturing) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamIsCapturing__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 294);
     hipError_t tracer_result;
@@ -24641,10 +24922,11 @@ static hipError_t hip_traced_hipStreamUpdateCaptureDependencies(hip_hipStreamUpd
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, dependencies, numDependencies, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamUpdateCaptureDependencies) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamUpdateCaptureDependencies__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamUpdateCaptureDependencies) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamUpdateCaptureDependencies__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 295);
     hipError_t tracer_result;
@@ -24726,10 +25008,11 @@ static hipError_t hip_traced_hipLaunchHostFunc(hip_hipLaunchHostFunc_fn *tracer_
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, fn, userData);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchHostFunc) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchHostFunc__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchHostFunc) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchHostFunc__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 296);
     hipError_t tracer_result;
@@ -24806,10 +25089,11 @@ static hipError_t hip_traced_hipThreadExchangeStreamCaptureMode(hip_hipThreadExc
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(mode);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipThreadExchangeStreamCaptureMode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipThreadExchangeStreamCaptureMode__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipThreadExchangeStreamCaptureMode) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipThreadExchangeStreamCaptureMode__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 297);
     hipError_t tracer_result;
@@ -24882,10 +25166,11 @@ static hipError_t hip_traced_hipGraphCreate(hip_hipGraphCreate_fn *tracer_real,
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraph, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphCreate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphCreate__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphCreate) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphCreate__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 298);
     hipError_t tracer_result;
@@ -24959,10 +25244,11 @@ static hipError_t hip_traced_hipGraphDestroy(hip_hipGraphDestroy_fn *tracer_real
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(graph);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroy) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroy__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroy) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroy__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 299);
     hipError_t tracer_result;
@@ -25036,10 +25322,11 @@ static hipError_t hip_traced_hipGraphAddDependencies(hip_hipGraphAddDependencies
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(graph, from, to, numDependencies);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddDependencies) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddDependencies__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddDependencies) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddDependencies__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 300);
     hipError_t tracer_result;
@@ -25122,10 +25409,11 @@ static hipError_t hip_traced_hipGraphRemoveDependencies(hip_hipGraphRemoveDepend
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(graph, from, to, numDependencies);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphRemoveDependencies) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphRemoveDependencies__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphRemoveDependencies) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphRemoveDependencies__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 301);
     hipError_t tracer_result;
@@ -25207,10 +25495,11 @@ static hipError_t hip_traced_hipGraphGetEdges(hip_hipGraphGetEdges_fn *tracer_re
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(graph, from, to, numEdges);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetEdges) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetEdges__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetEdges) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetEdges__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 302);
     hipError_t tracer_result;
@@ -25294,10 +25583,11 @@ static hipError_t hip_traced_hipGraphGetNodes(hip_hipGraphGetNodes_fn *tracer_re
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(graph, nodes, numNodes);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetNodes) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetNodes__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetNodes) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetNodes__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 303);
     hipError_t tracer_result;
@@ -25377,10 +25667,11 @@ static hipError_t hip_traced_hipGraphGetRootNodes(hip_hipGraphGetRootNodes_fn *t
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(graph, pRootNodes, pNumRootNodes);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetRootNodes) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetRootNodes__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetRootNodes) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetRootNodes__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 304);
     hipError_t tracer_result;
@@ -25462,10 +25753,11 @@ static hipError_t hip_traced_hipGraphNodeGetDependencies(hip_hipGraphNodeGetDepe
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, pDependencies, pNumDependencies);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependencies) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependencies__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependencies) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependencies__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 305);
     hipError_t tracer_result;
@@ -25548,10 +25840,11 @@ static hipError_t hip_traced_hipGraphNodeGetDependentNodes(hip_hipGraphNodeGetDe
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, pDependentNodes, pNumDependentNodes);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependentNodes) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependentNodes__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependentNodes) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependentNodes__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 306);
     hipError_t tracer_result;
@@ -25632,10 +25925,11 @@ static hipError_t hip_traced_hipGraphNodeGetType(hip_hipGraphNodeGetType_fn *tra
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, pType);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetType) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetType__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetType) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetType__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 307);
     hipError_t tracer_result;
@@ -25709,10 +26003,11 @@ static hipError_t hip_traced_hipGraphDestroyNode(hip_hipGraphDestroyNode_fn *tra
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroyNode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroyNode__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroyNode) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroyNode__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 308);
     hipError_t tracer_result;
@@ -25784,10 +26079,11 @@ static hipError_t hip_traced_hipGraphClone(hip_hipGraphClone_fn *tracer_real,
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphClone, originalGraph);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphClone) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphClone__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphClone) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphClone__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 309);
     hipError_t tracer_result;
@@ -25865,10 +26161,11 @@ static hipError_t hip_traced_hipGraphNodeFindInClone(hip_hipGraphNodeFindInClone
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pNode, originalNode, clonedGraph);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeFindInClone) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeFindInClone__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeFindInClone) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeFindInClone__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 310);
     hipError_t tracer_result;
@@ -25950,10 +26247,11 @@ static hipError_t hip_traced_hipGraphInstantiate(hip_hipGraphInstantiate_fn *tra
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphExec, graph, pErrorNode, pLogBuffer, bufferSize);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiate__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiate) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiate__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 311);
     hipError_t tracer_result;
@@ -26042,10 +26340,11 @@ static hipError_t hip_traced_hipGraphInstantiateWithFlags(hip_hipGraphInstantiat
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphExec, graph, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiateWithFlags) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiateWithFlags__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiateWithFlags) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiateWithFlags__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 312);
     hipError_t tracer_result;
@@ -26125,10 +26424,11 @@ static hipError_t hip_traced_hipGraphLaunch(hip_hipGraphLaunch_fn *tracer_real,
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(graphExec, stream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphLaunch) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphLaunch__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphLaunch) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphLaunch__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 313);
     hipError_t tracer_result;
@@ -26202,10 +26502,11 @@ static hipError_t hip_traced_hipGraphExecDestroy(hip_hipGraphExecDestroy_fn *tra
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(graphExec);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecDestroy) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecDestroy__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecDestroy) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecDestroy__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 314);
     hipError_t tracer_result;
@@ -26279,10 +26580,11 @@ static hipError_t hip_traced_hipGraphExecUpdate(hip_hipGraphExecUpdate_fn *trace
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hGraph, hErrorNode_out, updateResult_out);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecUpdate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecUpdate__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecUpdate) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecUpdate__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 315);
     hipError_t tracer_result;
@@ -26367,10 +26669,11 @@ static hipError_t hip_traced_hipGraphAddKernelNode(hip_hipGraphAddKernelNode_fn 
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, pNodeParams);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddKernelNode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddKernelNode__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddKernelNode) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddKernelNode__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 316);
     hipError_t tracer_result;
@@ -26457,10 +26760,11 @@ static hipError_t hip_traced_hipGraphKernelNodeGetParams(hip_hipGraphKernelNodeG
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, pNodeParams);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetParams__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetParams) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetParams__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 317);
     hipError_t tracer_result;
@@ -26536,10 +26840,11 @@ static hipError_t hip_traced_hipGraphKernelNodeSetParams(hip_hipGraphKernelNodeS
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, pNodeParams);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetParams__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetParams) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetParams__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 318);
     hipError_t tracer_result;
@@ -26616,10 +26921,11 @@ static hipError_t hip_traced_hipGraphExecKernelNodeSetParams(hip_hipGraphExecKer
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, node, pNodeParams);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecKernelNodeSetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecKernelNodeSetParams__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecKernelNodeSetParams) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecKernelNodeSetParams__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 319);
     hipError_t tracer_result;
@@ -26701,10 +27007,11 @@ static hipError_t hip_traced_hipGraphAddMemcpyNode(hip_hipGraphAddMemcpyNode_fn 
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, pCopyParams);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 320);
     hipError_t tracer_result;
@@ -26791,10 +27098,11 @@ static hipError_t hip_traced_hipGraphMemcpyNodeGetParams(hip_hipGraphMemcpyNodeG
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, pNodeParams);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeGetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeGetParams__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeGetParams) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeGetParams__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 321);
     hipError_t tracer_result;
@@ -26870,10 +27178,11 @@ static hipError_t hip_traced_hipGraphMemcpyNodeSetParams(hip_hipGraphMemcpyNodeS
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, pNodeParams);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 322);
     hipError_t tracer_result;
@@ -26950,10 +27259,11 @@ static hipError_t hip_traced_hipGraphKernelNodeSetAttribute(hip_hipGraphKernelNo
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hNode, attr, value);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetAttribute) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetAttribute__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetAttribute) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetAttribute__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 323);
     hipError_t tracer_result;
@@ -27033,10 +27343,11 @@ static hipError_t hip_traced_hipGraphKernelNodeGetAttribute(hip_hipGraphKernelNo
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hNode, attr, value);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetAttribute) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetAttribute__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetAttribute) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetAttribute__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 324);
     hipError_t tracer_result;
@@ -27116,10 +27427,11 @@ static hipError_t hip_traced_hipGraphExecMemcpyNodeSetParams(hip_hipGraphExecMem
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, node, pNodeParams);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 325);
     hipError_t tracer_result;
@@ -27202,10 +27514,11 @@ static hipError_t hip_traced_hipGraphAddMemcpyNode1D(hip_hipGraphAddMemcpyNode1D
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, dst, src, count, kind);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode1D) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode1D__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode1D) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode1D__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 326);
     hipError_t tracer_result;
@@ -27302,10 +27615,11 @@ static hipError_t hip_traced_hipGraphMemcpyNodeSetParams1D(hip_hipGraphMemcpyNod
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, dst, src, count, kind);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams1D) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams1D__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams1D) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams1D__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 327);
     hipError_t tracer_result;
@@ -27391,10 +27705,11 @@ static hipError_t hip_traced_hipGraphExecMemcpyNodeSetParams1D(hip_hipGraphExecM
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, node, dst, src, count, kind);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams1D) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams1D__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams1D) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams1D__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 328);
     hipError_t tracer_result;
@@ -27486,10 +27801,11 @@ static hipError_t hip_traced_hipGraphAddMemcpyNodeFromSymbol(hip_hipGraphAddMemc
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, dst, symbol, count,
                        offset, kind);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNodeFromSymbol) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNodeFromSymbol__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNodeFromSymbol) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNodeFromSymbol__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 329);
     hipError_t tracer_result;
@@ -27592,10 +27908,11 @@ static hipError_t hip_traced_hipGraphMemcpyNodeSetParamsFromSymbol(hip_hipGraphM
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, dst, symbol, count, offset, kind);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsFromSymbol) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsFromSymbol__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsFromSymbol) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsFromSymbol__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 330);
     hipError_t tracer_result;
@@ -27685,10 +28002,11 @@ static hipError_t hip_traced_hipGraphExecMemcpyNodeSetParamsFromSymbol(hip_hipGr
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, node, dst, symbol, count, offset, kind);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsFromSymbol) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsFromSymbol__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsFromSymbol) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsFromSymbol__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 331);
     hipError_t tracer_result;
@@ -27786,10 +28104,11 @@ static hipError_t hip_traced_hipGraphAddMemcpyNodeToSymbol(hip_hipGraphAddMemcpy
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, symbol, src, count,
                        offset, kind);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNodeToSymbol) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNodeToSymbol__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNodeToSymbol) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNodeToSymbol__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 332);
     hipError_t tracer_result;
@@ -27892,10 +28211,11 @@ static hipError_t hip_traced_hipGraphMemcpyNodeSetParamsToSymbol(hip_hipGraphMem
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, symbol, src, count, offset, kind);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsToSymbol) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsToSymbol__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsToSymbol) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsToSymbol__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 333);
     hipError_t tracer_result;
@@ -27986,10 +28306,11 @@ static hipError_t hip_traced_hipGraphExecMemcpyNodeSetParamsToSymbol(hip_hipGrap
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, node, symbol, src, count, offset, kind);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsToSymbol) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsToSymbol__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsToSymbol) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsToSymbol__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 334);
     hipError_t tracer_result;
@@ -28082,10 +28403,11 @@ static hipError_t hip_traced_hipGraphAddMemsetNode(hip_hipGraphAddMemsetNode_fn 
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, pMemsetParams);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemsetNode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemsetNode__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemsetNode) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemsetNode__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 335);
     hipError_t tracer_result;
@@ -28172,10 +28494,11 @@ static hipError_t hip_traced_hipGraphMemsetNodeGetParams(hip_hipGraphMemsetNodeG
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, pNodeParams);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeGetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeGetParams__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeGetParams) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeGetParams__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 336);
     hipError_t tracer_result;
@@ -28251,10 +28574,11 @@ static hipError_t hip_traced_hipGraphMemsetNodeSetParams(hip_hipGraphMemsetNodeS
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, pNodeParams);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeSetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeSetParams__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeSetParams) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeSetParams__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 337);
     hipError_t tracer_result;
@@ -28331,10 +28655,11 @@ static hipError_t hip_traced_hipGraphExecMemsetNodeSetParams(hip_hipGraphExecMem
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, node, pNodeParams);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemsetNodeSetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemsetNodeSetParams__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemsetNodeSetParams) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemsetNodeSetParams__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 338);
     hipError_t tracer_result;
@@ -28416,10 +28741,11 @@ static hipError_t hip_traced_hipGraphAddHostNode(hip_hipGraphAddHostNode_fn *tra
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, pNodeParams);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddHostNode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddHostNode__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddHostNode) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddHostNode__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 339);
     hipError_t tracer_result;
@@ -28506,10 +28832,11 @@ static hipError_t hip_traced_hipGraphHostNodeGetParams(hip_hipGraphHostNodeGetPa
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, pNodeParams);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeGetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeGetParams__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeGetParams) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeGetParams__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 340);
     hipError_t tracer_result;
@@ -28585,10 +28912,11 @@ static hipError_t hip_traced_hipGraphHostNodeSetParams(hip_hipGraphHostNodeSetPa
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, pNodeParams);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeSetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeSetParams__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeSetParams) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeSetParams__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 341);
     hipError_t tracer_result;
@@ -28665,10 +28993,11 @@ static hipError_t hip_traced_hipGraphExecHostNodeSetParams(hip_hipGraphExecHostN
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, node, pNodeParams);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecHostNodeSetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecHostNodeSetParams__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecHostNodeSetParams) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecHostNodeSetParams__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 342);
     hipError_t tracer_result;
@@ -28750,10 +29079,11 @@ static hipError_t hip_traced_hipGraphAddChildGraphNode(hip_hipGraphAddChildGraph
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, childGraph);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddChildGraphNode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddChildGraphNode__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddChildGraphNode) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddChildGraphNode__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 343);
     hipError_t tracer_result;
@@ -28839,10 +29169,11 @@ static hipError_t hip_traced_hipGraphChildGraphNodeGetGraph(hip_hipGraphChildGra
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, pGraph);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphChildGraphNodeGetGraph) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphChildGraphNodeGetGraph__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphChildGraphNodeGetGraph) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphChildGraphNodeGetGraph__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 344);
     hipError_t tracer_result;
@@ -28920,10 +29251,11 @@ static hipError_t hip_traced_hipGraphExecChildGraphNodeSetParams(hip_hipGraphExe
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, node, childGraph);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecChildGraphNodeSetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecChildGraphNodeSetParams__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecChildGraphNodeSetParams) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecChildGraphNodeSetParams__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 345);
     hipError_t tracer_result;
@@ -29004,10 +29336,11 @@ static hipError_t hip_traced_hipGraphAddEmptyNode(hip_hipGraphAddEmptyNode_fn *t
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEmptyNode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEmptyNode__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEmptyNode) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEmptyNode__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 346);
     hipError_t tracer_result;
@@ -29092,10 +29425,11 @@ static hipError_t hip_traced_hipGraphAddEventRecordNode(hip_hipGraphAddEventReco
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventRecordNode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventRecordNode__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventRecordNode) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventRecordNode__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 347);
     hipError_t tracer_result;
@@ -29182,10 +29516,11 @@ static hipError_t hip_traced_hipGraphEventRecordNodeGetEvent(hip_hipGraphEventRe
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, event_out);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeGetEvent) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeGetEvent__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeGetEvent) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeGetEvent__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 348);
     hipError_t tracer_result;
@@ -29261,10 +29596,11 @@ static hipError_t hip_traced_hipGraphEventRecordNodeSetEvent(hip_hipGraphEventRe
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeSetEvent) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeSetEvent__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeSetEvent) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeSetEvent__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 349);
     hipError_t tracer_result;
@@ -29341,10 +29677,11 @@ static hipError_t hip_traced_hipGraphExecEventRecordNodeSetEvent(hip_hipGraphExe
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventRecordNodeSetEvent) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventRecordNodeSetEvent__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventRecordNodeSetEvent) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventRecordNodeSetEvent__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 350);
     hipError_t tracer_result;
@@ -29425,10 +29762,11 @@ static hipError_t hip_traced_hipGraphAddEventWaitNode(hip_hipGraphAddEventWaitNo
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventWaitNode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventWaitNode__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventWaitNode) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventWaitNode__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 351);
     hipError_t tracer_result;
@@ -29515,10 +29853,11 @@ static hipError_t hip_traced_hipGraphEventWaitNodeGetEvent(hip_hipGraphEventWait
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, event_out);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeGetEvent) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeGetEvent__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeGetEvent) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeGetEvent__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 352);
     hipError_t tracer_result;
@@ -29594,10 +29933,11 @@ static hipError_t hip_traced_hipGraphEventWaitNodeSetEvent(hip_hipGraphEventWait
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeSetEvent) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeSetEvent__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeSetEvent) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeSetEvent__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 353);
     hipError_t tracer_result;
@@ -29674,10 +30014,11 @@ static hipError_t hip_traced_hipGraphExecEventWaitNodeSetEvent(hip_hipGraphExecE
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventWaitNodeSetEvent) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventWaitNodeSetEvent__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventWaitNodeSetEvent) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventWaitNodeSetEvent__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 354);
     hipError_t tracer_result;
@@ -29755,10 +30096,11 @@ static hipError_t hip_traced_hipMemAddressFree(hip_hipMemAddressFree_fn *tracer_
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(devPtr, size);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressFree) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressFree__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressFree) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressFree__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 355);
     hipError_t tracer_result;
@@ -29833,10 +30175,11 @@ static hipError_t hip_traced_hipMemAddressReserve(hip_hipMemAddressReserve_fn *t
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ptr, size, alignment, addr, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressReserve) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressReserve__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressReserve) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressReserve__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 356);
     hipError_t tracer_result;
@@ -29922,10 +30265,11 @@ static hipError_t hip_traced_hipMemCreate(hip_hipMemCreate_fn *tracer_real,
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(handle, size, prop, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemCreate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemCreate__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemCreate) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemCreate__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 357);
     hipError_t tracer_result;
@@ -30010,10 +30354,11 @@ static hipError_t hip_traced_hipMemExportToShareableHandle(hip_hipMemExportToSha
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(shareableHandle, handle, handleType, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemExportToShareableHandle) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemExportToShareableHandle__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemExportToShareableHandle) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemExportToShareableHandle__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 358);
     hipError_t tracer_result;
@@ -30096,10 +30441,11 @@ static hipError_t hip_traced_hipMemGetAccess(hip_hipMemGetAccess_fn *tracer_real
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(flags, location, ptr);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAccess) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAccess__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAccess) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAccess__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 359);
     hipError_t tracer_result;
@@ -30178,10 +30524,11 @@ static hipError_t hip_traced_hipMemGetAllocationGranularity(hip_hipMemGetAllocat
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(granularity, prop, option);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationGranularity) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationGranularity__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationGranularity) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationGranularity__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 360);
     hipError_t tracer_result;
@@ -30262,10 +30609,11 @@ static hipError_t hip_traced_hipMemGetAllocationPropertiesFromHandle(hip_hipMemG
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(prop, handle);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationPropertiesFromHandle) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationPropertiesFromHandle__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationPropertiesFromHandle) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationPropertiesFromHandle__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 361);
     hipError_t tracer_result;
@@ -30344,10 +30692,11 @@ static hipError_t hip_traced_hipMemImportFromShareableHandle(hip_hipMemImportFro
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(handle, osHandle, shHandleType);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemImportFromShareableHandle) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemImportFromShareableHandle__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemImportFromShareableHandle) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemImportFromShareableHandle__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 362);
     hipError_t tracer_result;
@@ -30428,10 +30777,11 @@ static hipError_t hip_traced_hipMemMap(hip_hipMemMap_fn *tracer_real, const void
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ptr, size, offset, handle, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMap) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMap__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMap) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMap__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 363);
     hipError_t tracer_result;
@@ -30515,10 +30865,11 @@ static hipError_t hip_traced_hipMemMapArrayAsync(hip_hipMemMapArrayAsync_fn *tra
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(mapInfoList, count, stream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMapArrayAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMapArrayAsync__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMapArrayAsync) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMapArrayAsync__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 364);
     hipError_t tracer_result;
@@ -30596,10 +30947,11 @@ static hipError_t hip_traced_hipMemRelease(hip_hipMemRelease_fn *tracer_real,
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(handle);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRelease) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRelease__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRelease) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRelease__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 365);
     hipError_t tracer_result;
@@ -30672,10 +31024,11 @@ static hipError_t hip_traced_hipMemRetainAllocationHandle(hip_hipMemRetainAlloca
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(handle, addr);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRetainAllocationHandle) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRetainAllocationHandle__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRetainAllocationHandle) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRetainAllocationHandle__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 366);
     hipError_t tracer_result;
@@ -30751,10 +31104,11 @@ static hipError_t hip_traced_hipMemSetAccess(hip_hipMemSetAccess_fn *tracer_real
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ptr, size, desc, count);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemSetAccess) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemSetAccess__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemSetAccess) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemSetAccess__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 367);
     hipError_t tracer_result;
@@ -30833,10 +31187,11 @@ static hipError_t hip_traced_hipMemUnmap(hip_hipMemUnmap_fn *tracer_real, const 
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ptr, size);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemUnmap) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemUnmap__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemUnmap) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemUnmap__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 368);
     hipError_t tracer_result;
@@ -30912,10 +31267,11 @@ static hipError_t hip_traced_hipGLGetDevices(hip_hipGLGetDevices_fn *tracer_real
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pHipDeviceCount, pHipDevices, hipDeviceCount, deviceList);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGLGetDevices) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGLGetDevices__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGLGetDevices) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGLGetDevices__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 369);
     hipError_t tracer_result;
@@ -30999,10 +31355,11 @@ static hipError_t hip_traced_hipGraphicsGLRegisterBuffer(hip_hipGraphicsGLRegist
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(resource, buffer, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterBuffer) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterBuffer__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterBuffer) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterBuffer__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 370);
     hipError_t tracer_result;
@@ -31084,10 +31441,11 @@ static hipError_t hip_traced_hipGraphicsGLRegisterImage(hip_hipGraphicsGLRegiste
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(resource, image, target, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterImage) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterImage__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterImage) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterImage__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 371);
     hipError_t tracer_result;
@@ -31170,10 +31528,11 @@ static hipError_t hip_traced_hipGraphicsMapResources(hip_hipGraphicsMapResources
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, resources, stream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsMapResources) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsMapResources__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsMapResources) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsMapResources__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 372);
     hipError_t tracer_result;
@@ -31255,10 +31614,11 @@ static hipError_t hip_traced_hipGraphicsSubResourceGetMappedArray(hip_hipGraphic
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(array, resource, arrayIndex, mipLevel);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsSubResourceGetMappedArray) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsSubResourceGetMappedArray__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsSubResourceGetMappedArray) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsSubResourceGetMappedArray__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 373);
     hipError_t tracer_result;
@@ -31341,10 +31701,11 @@ static hipError_t hip_traced_hipGraphicsResourceGetMappedPointer(hip_hipGraphics
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(devPtr, size, resource);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsResourceGetMappedPointer) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsResourceGetMappedPointer__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsResourceGetMappedPointer) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsResourceGetMappedPointer__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 374);
     hipError_t tracer_result;
@@ -31426,10 +31787,11 @@ static hipError_t hip_traced_hipGraphicsUnmapResources(hip_hipGraphicsUnmapResou
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, resources, stream);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnmapResources) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnmapResources__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnmapResources) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnmapResources__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 375);
     hipError_t tracer_result;
@@ -31508,10 +31870,11 @@ static hipError_t hip_traced_hipGraphicsUnregisterResource(hip_hipGraphicsUnregi
   if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(resource);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnregisterResource) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnregisterResource__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnregisterResource) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnregisterResource__full);
+  if (tracer_batched) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 376);
     hipError_t tracer_result;

@@ -1292,10 +1292,11 @@ static int mpich_traced_MPI_Status_f082c(mpich_MPI_Status_f082c_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(f08_status, c_status);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_f082c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_f082c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_f082c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_f082c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 0);
     int tracer_result;
@@ -1370,10 +1371,11 @@ static int mpich_traced_MPI_Status_c2f08(mpich_MPI_Status_c2f08_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(c_status, f08_status);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_c2f08) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_c2f08__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_c2f08) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_c2f08__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 1);
     int tracer_result;
@@ -1448,10 +1450,11 @@ static int mpich_traced_MPI_Status_f082f(mpich_MPI_Status_f082f_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(f08_status, f_status);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_f082f) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_f082f__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_f082f) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_f082f__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 2);
     int tracer_result;
@@ -1527,10 +1530,11 @@ static int mpich_traced_MPI_Status_f2f08(mpich_MPI_Status_f2f08_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(f_status, f08_status);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_f2f08) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_f2f08__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_f2f08) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_f2f08__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 3);
     int tracer_result;
@@ -1605,10 +1609,11 @@ static int mpich_traced_MPI_Type_create_f90_integer(mpich_MPI_Type_create_f90_in
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(r, newtype);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_f90_integer) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_f90_integer__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_f90_integer) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_f90_integer__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 4);
     int tracer_result;
@@ -1684,10 +1689,11 @@ static int mpich_traced_MPI_Type_create_f90_real(mpich_MPI_Type_create_f90_real_
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(p, r, newtype);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_f90_real) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_f90_real__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_f90_real) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_f90_real__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 5);
     int tracer_result;
@@ -1765,10 +1771,11 @@ static int mpich_traced_MPI_Type_create_f90_complex(mpich_MPI_Type_create_f90_co
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(p, r, newtype);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_f90_complex) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_f90_complex__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_f90_complex) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_f90_complex__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 6);
     int tracer_result;
@@ -1845,10 +1852,11 @@ static int mpich_traced_MPI_Attr_delete(mpich_MPI_Attr_delete_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, keyval);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Attr_delete) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Attr_delete__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Attr_delete) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Attr_delete__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 7);
     int tracer_result;
@@ -1921,10 +1929,11 @@ static int mpich_traced_MPI_Attr_get(mpich_MPI_Attr_get_fn *tracer_real, const v
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, keyval, attribute_val, flag);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Attr_get) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Attr_get__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Attr_get) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Attr_get__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 8);
     int tracer_result;
@@ -2004,10 +2013,11 @@ static int mpich_traced_MPI_Attr_put(mpich_MPI_Attr_put_fn *tracer_real, const v
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, keyval, attribute_val);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Attr_put) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Attr_put__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Attr_put) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Attr_put__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 9);
     int tracer_result;
@@ -2087,10 +2097,11 @@ static int mpich_traced_MPI_Comm_create_keyval(mpich_MPI_Comm_create_keyval_fn *
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm_copy_attr_fn, comm_delete_attr_fn, comm_keyval, extra_state);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_create_keyval) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_create_keyval__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_create_keyval) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_create_keyval__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 10);
     int tracer_result;
@@ -2175,10 +2186,11 @@ static int mpich_traced_MPI_Comm_delete_attr(mpich_MPI_Comm_delete_attr_fn *trac
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, comm_keyval);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_delete_attr) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_delete_attr__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_delete_attr) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_delete_attr__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 11);
     int tracer_result;
@@ -2252,10 +2264,11 @@ static int mpich_traced_MPI_Comm_free_keyval(mpich_MPI_Comm_free_keyval_fn *trac
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm_keyval);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_free_keyval) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_free_keyval__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_free_keyval) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_free_keyval__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 12);
     int tracer_result;
@@ -2328,10 +2341,11 @@ static int mpich_traced_MPI_Comm_get_attr(mpich_MPI_Comm_get_attr_fn *tracer_rea
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, comm_keyval, attribute_val, flag);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_get_attr) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_get_attr__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_get_attr) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_get_attr__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 13);
     int tracer_result;
@@ -2412,10 +2426,11 @@ static int mpich_traced_MPI_Comm_set_attr(mpich_MPI_Comm_set_attr_fn *tracer_rea
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, comm_keyval, attribute_val);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_set_attr) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_set_attr__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_set_attr) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_set_attr__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 14);
     int tracer_result;
@@ -2494,10 +2509,11 @@ static int mpich_traced_MPI_Keyval_create(mpich_MPI_Keyval_create_fn *tracer_rea
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(copy_fn, delete_fn, keyval, extra_state);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Keyval_create) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Keyval_create__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Keyval_create) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Keyval_create__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 15);
     int tracer_result;
@@ -2578,10 +2594,11 @@ static int mpich_traced_MPI_Keyval_free(mpich_MPI_Keyval_free_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(keyval);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Keyval_free) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Keyval_free__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Keyval_free) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Keyval_free__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 16);
     int tracer_result;
@@ -2656,10 +2673,11 @@ static int mpich_traced_MPI_Type_create_keyval(mpich_MPI_Type_create_keyval_fn *
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(type_copy_attr_fn, type_delete_attr_fn, type_keyval, extra_state);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_keyval) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_keyval__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_keyval) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_keyval__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 17);
     int tracer_result;
@@ -2744,10 +2762,11 @@ static int mpich_traced_MPI_Type_delete_attr(mpich_MPI_Type_delete_attr_fn *trac
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(datatype, type_keyval);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_delete_attr) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_delete_attr__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_delete_attr) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_delete_attr__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 18);
     int tracer_result;
@@ -2821,10 +2840,11 @@ static int mpich_traced_MPI_Type_free_keyval(mpich_MPI_Type_free_keyval_fn *trac
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(type_keyval);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_free_keyval) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_free_keyval__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_free_keyval) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_free_keyval__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 19);
     int tracer_result;
@@ -2897,10 +2917,11 @@ static int mpich_traced_MPI_Type_get_attr(mpich_MPI_Type_get_attr_fn *tracer_rea
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(datatype, type_keyval, attribute_val, flag);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_attr) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_attr__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_attr) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_attr__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 20);
     int tracer_result;
@@ -2981,10 +3002,11 @@ static int mpich_traced_MPI_Type_set_attr(mpich_MPI_Type_set_attr_fn *tracer_rea
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(datatype, type_keyval, attribute_val);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_set_attr) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_set_attr__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_set_attr) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_set_attr__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 21);
     int tracer_result;
@@ -3064,10 +3086,11 @@ static int mpich_traced_MPI_Win_create_keyval(mpich_MPI_Win_create_keyval_fn *tr
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win_copy_attr_fn, win_delete_attr_fn, win_keyval, extra_state);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_create_keyval) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_create_keyval__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_create_keyval) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_create_keyval__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 22);
     int tracer_result;
@@ -3151,10 +3174,11 @@ static int mpich_traced_MPI_Win_delete_attr(mpich_MPI_Win_delete_attr_fn *tracer
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win, win_keyval);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_delete_attr) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_delete_attr__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_delete_attr) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_delete_attr__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 23);
     int tracer_result;
@@ -3227,10 +3251,11 @@ static int mpich_traced_MPI_Win_free_keyval(mpich_MPI_Win_free_keyval_fn *tracer
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win_keyval);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_free_keyval) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_free_keyval__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_free_keyval) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_free_keyval__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 24);
     int tracer_result;
@@ -3303,10 +3328,11 @@ static int mpich_traced_MPI_Win_get_attr(mpich_MPI_Win_get_attr_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win, win_keyval, attribute_val, flag);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_get_attr) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_get_attr__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_get_attr) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_get_attr__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 25);
     int tracer_result;
@@ -3387,10 +3413,11 @@ static int mpich_traced_MPI_Win_set_attr(mpich_MPI_Win_set_attr_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win, win_keyval, attribute_val);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_set_attr) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_set_attr__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_set_attr) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_set_attr__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 26);
     int tracer_result;
@@ -3469,10 +3496,11 @@ static int mpich_traced_MPI_Allgather(mpich_MPI_Allgather_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgather) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgather__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgather) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgather__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 27);
     int tracer_result;
@@ -3565,10 +3593,11 @@ static int mpich_traced_MPI_Allgather_init(mpich_MPI_Allgather_init_fn *tracer_r
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info,
                        request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgather_init) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgather_init__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgather_init) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgather_init__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 28);
     int tracer_result;
@@ -3668,10 +3697,11 @@ static int mpich_traced_MPI_Allgatherv(mpich_MPI_Allgatherv_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgatherv) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgatherv__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgatherv) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgatherv__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 29);
     int tracer_result;
@@ -3768,10 +3798,11 @@ static int mpich_traced_MPI_Allgatherv_init(mpich_MPI_Allgatherv_init_fn *tracer
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
                        info, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgatherv_init) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgatherv_init__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgatherv_init) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgatherv_init__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 30);
     int tracer_result;
@@ -3872,10 +3903,11 @@ static int mpich_traced_MPI_Allreduce(mpich_MPI_Allreduce_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allreduce) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allreduce__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allreduce) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allreduce__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 31);
     int tracer_result;
@@ -3964,10 +3996,11 @@ static int mpich_traced_MPI_Allreduce_init(mpich_MPI_Allreduce_init_fn *tracer_r
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm, info, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allreduce_init) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allreduce_init__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allreduce_init) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allreduce_init__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 32);
     int tracer_result;
@@ -4059,10 +4092,11 @@ static int mpich_traced_MPI_Alltoall(mpich_MPI_Alltoall_fn *tracer_real, const v
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoall) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoall__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoall) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoall__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 33);
     int tracer_result;
@@ -4155,10 +4189,11 @@ static int mpich_traced_MPI_Alltoall_init(mpich_MPI_Alltoall_init_fn *tracer_rea
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info,
                        request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoall_init) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoall_init__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoall_init) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoall_init__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 34);
     int tracer_result;
@@ -4259,10 +4294,11 @@ static int mpich_traced_MPI_Alltoallv(mpich_MPI_Alltoallv_fn *tracer_real,
     return tracer_real(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                        recvtype, comm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallv) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallv__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallv) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallv__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 35);
     int tracer_result;
@@ -4365,10 +4401,11 @@ static int mpich_traced_MPI_Alltoallv_init(mpich_MPI_Alltoallv_init_fn *tracer_r
     return tracer_real(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                        recvtype, comm, info, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallv_init) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallv_init__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallv_init) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallv_init__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 36);
     int tracer_result;
@@ -4476,10 +4513,11 @@ static int mpich_traced_MPI_Alltoallw(mpich_MPI_Alltoallw_fn *tracer_real,
     return tracer_real(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                        recvtypes, comm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallw) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallw__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallw) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallw__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 37);
     int tracer_result;
@@ -4582,10 +4620,11 @@ static int mpich_traced_MPI_Alltoallw_init(mpich_MPI_Alltoallw_init_fn *tracer_r
     return tracer_real(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                        recvtypes, comm, info, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallw_init) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallw_init__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallw_init) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallw_init__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 38);
     int tracer_result;
@@ -4688,10 +4727,11 @@ static int mpich_traced_MPI_Barrier(mpich_MPI_Barrier_fn *tracer_real, const voi
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Barrier) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Barrier__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Barrier) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Barrier__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 39);
     int tracer_result;
@@ -4763,10 +4803,11 @@ static int mpich_traced_MPI_Barrier_init(mpich_MPI_Barrier_init_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, info, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Barrier_init) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Barrier_init__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Barrier_init) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Barrier_init__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 40);
     int tracer_result;
@@ -4844,10 +4885,11 @@ static int mpich_traced_MPI_Bcast(mpich_MPI_Bcast_fn *tracer_real, const void *t
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buffer, count, datatype, root, comm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bcast) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bcast__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bcast) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bcast__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 41);
     int tracer_result;
@@ -4932,10 +4974,11 @@ static int mpich_traced_MPI_Bcast_init(mpich_MPI_Bcast_init_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buffer, count, datatype, root, comm, info, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bcast_init) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bcast_init__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bcast_init) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bcast_init__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 42);
     int tracer_result;
@@ -5024,10 +5067,11 @@ static int mpich_traced_MPI_Exscan(mpich_MPI_Exscan_fn *tracer_real, const void 
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Exscan) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Exscan__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Exscan) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Exscan__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 43);
     int tracer_result;
@@ -5115,10 +5159,11 @@ static int mpich_traced_MPI_Exscan_init(mpich_MPI_Exscan_init_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm, info, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Exscan_init) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Exscan_init__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Exscan_init) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Exscan_init__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 44);
     int tracer_result;
@@ -5210,10 +5255,11 @@ static int mpich_traced_MPI_Gather(mpich_MPI_Gather_fn *tracer_real, const void 
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gather) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gather__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gather) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gather__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 45);
     int tracer_result;
@@ -5310,10 +5356,11 @@ static int mpich_traced_MPI_Gather_init(mpich_MPI_Gather_init_fn *tracer_real,
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info,
                        request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gather_init) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gather_init__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gather_init) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gather_init__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 46);
     int tracer_result;
@@ -5416,10 +5463,11 @@ static int mpich_traced_MPI_Gatherv(mpich_MPI_Gatherv_fn *tracer_real, const voi
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
                        comm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gatherv) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gatherv__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gatherv) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gatherv__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 47);
     int tracer_result;
@@ -5521,10 +5569,11 @@ static int mpich_traced_MPI_Gatherv_init(mpich_MPI_Gatherv_init_fn *tracer_real,
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
                        comm, info, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gatherv_init) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gatherv_init__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gatherv_init) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gatherv_init__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 48);
     int tracer_result;
@@ -5629,10 +5678,11 @@ static int mpich_traced_MPI_Iallgather(mpich_MPI_Iallgather_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallgather) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallgather__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallgather) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallgather__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 49);
     int tracer_result;
@@ -5729,10 +5779,11 @@ static int mpich_traced_MPI_Iallgatherv(mpich_MPI_Iallgatherv_fn *tracer_real,
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
                        request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallgatherv) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallgatherv__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallgatherv) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallgatherv__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 50);
     int tracer_result;
@@ -5833,10 +5884,11 @@ static int mpich_traced_MPI_Iallreduce(mpich_MPI_Iallreduce_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallreduce) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallreduce__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallreduce) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallreduce__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 51);
     int tracer_result;
@@ -5927,10 +5979,11 @@ static int mpich_traced_MPI_Ialltoall(mpich_MPI_Ialltoall_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoall) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoall__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoall) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoall__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 52);
     int tracer_result;
@@ -6028,10 +6081,11 @@ static int mpich_traced_MPI_Ialltoallv(mpich_MPI_Ialltoallv_fn *tracer_real,
     return tracer_real(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                        recvtype, comm, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoallv) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoallv__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoallv) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoallv__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 53);
     int tracer_result;
@@ -6137,10 +6191,11 @@ static int mpich_traced_MPI_Ialltoallw(mpich_MPI_Ialltoallw_fn *tracer_real,
     return tracer_real(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                        recvtypes, comm, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoallw) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoallw__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoallw) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoallw__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 54);
     int tracer_result;
@@ -6241,10 +6296,11 @@ static int mpich_traced_MPI_Ibarrier(mpich_MPI_Ibarrier_fn *tracer_real, const v
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibarrier) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibarrier__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibarrier) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibarrier__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 55);
     int tracer_result;
@@ -6319,10 +6375,11 @@ static int mpich_traced_MPI_Ibcast(mpich_MPI_Ibcast_fn *tracer_real, const void 
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buffer, count, datatype, root, comm, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibcast) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibcast__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibcast) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibcast__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 56);
     int tracer_result;
@@ -6412,10 +6469,11 @@ static int mpich_traced_MPI_Iexscan(mpich_MPI_Iexscan_fn *tracer_real, const voi
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iexscan) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iexscan__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iexscan) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iexscan__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 57);
     int tracer_result;
@@ -6507,10 +6565,11 @@ static int mpich_traced_MPI_Igather(mpich_MPI_Igather_fn *tracer_real, const voi
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
                        request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Igather) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Igather__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Igather) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Igather__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 58);
     int tracer_result;
@@ -6611,10 +6670,11 @@ static int mpich_traced_MPI_Igatherv(mpich_MPI_Igatherv_fn *tracer_real, const v
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
                        comm, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Igatherv) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Igatherv__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Igatherv) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Igatherv__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 59);
     int tracer_result;
@@ -6719,10 +6779,11 @@ static int mpich_traced_MPI_Ineighbor_allgather(mpich_MPI_Ineighbor_allgather_fn
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_allgather) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_allgather__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_allgather) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_allgather__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 60);
     int tracer_result;
@@ -6821,10 +6882,11 @@ static int mpich_traced_MPI_Ineighbor_allgatherv(mpich_MPI_Ineighbor_allgatherv_
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
                        request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_allgatherv) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_allgatherv__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_allgatherv) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_allgatherv__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 61);
     int tracer_result;
@@ -6925,10 +6987,11 @@ static int mpich_traced_MPI_Ineighbor_alltoall(mpich_MPI_Ineighbor_alltoall_fn *
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoall) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoall__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoall) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoall__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 62);
     int tracer_result;
@@ -7028,10 +7091,11 @@ static int mpich_traced_MPI_Ineighbor_alltoallv(mpich_MPI_Ineighbor_alltoallv_fn
     return tracer_real(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                        recvtype, comm, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoallv) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoallv__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoallv) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoallv__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 63);
     int tracer_result;
@@ -7138,10 +7202,11 @@ static int mpich_traced_MPI_Ineighbor_alltoallw(mpich_MPI_Ineighbor_alltoallw_fn
     return tracer_real(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                        recvtypes, comm, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoallw) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoallw__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoallw) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoallw__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 64);
     int tracer_result;
@@ -7244,10 +7309,11 @@ static int mpich_traced_MPI_Ireduce(mpich_MPI_Ireduce_fn *tracer_real, const voi
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, root, comm, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 65);
     int tracer_result;
@@ -7342,10 +7408,11 @@ static int mpich_traced_MPI_Ireduce_scatter(mpich_MPI_Ireduce_scatter_fn *tracer
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, recvcounts, datatype, op, comm, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce_scatter) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce_scatter__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce_scatter) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce_scatter__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 66);
     int tracer_result;
@@ -7436,10 +7503,11 @@ static int mpich_traced_MPI_Ireduce_scatter_block(mpich_MPI_Ireduce_scatter_bloc
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, recvcount, datatype, op, comm, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce_scatter_block) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce_scatter_block__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce_scatter_block) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce_scatter_block__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 67);
     int tracer_result;
@@ -7530,10 +7598,11 @@ static int mpich_traced_MPI_Iscan(mpich_MPI_Iscan_fn *tracer_real, const void *t
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscan) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscan__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscan) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscan__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 68);
     int tracer_result;
@@ -7625,10 +7694,11 @@ static int mpich_traced_MPI_Iscatter(mpich_MPI_Iscatter_fn *tracer_real, const v
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
                        request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscatter) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscatter__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscatter) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscatter__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 69);
     int tracer_result;
@@ -7731,10 +7801,11 @@ static int mpich_traced_MPI_Iscatterv(mpich_MPI_Iscatterv_fn *tracer_real,
     return tracer_real(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
                        comm, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscatterv) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscatterv__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscatterv) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscatterv__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 70);
     int tracer_result;
@@ -7838,10 +7909,11 @@ static int mpich_traced_MPI_Neighbor_allgather(mpich_MPI_Neighbor_allgather_fn *
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgather) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgather__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgather) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgather__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 71);
     int tracer_result;
@@ -7935,10 +8007,11 @@ static int mpich_traced_MPI_Neighbor_allgather_init(mpich_MPI_Neighbor_allgather
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info,
                        request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgather_init) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgather_init__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgather_init) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgather_init__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 72);
     int tracer_result;
@@ -8038,10 +8111,11 @@ static int mpich_traced_MPI_Neighbor_allgatherv(mpich_MPI_Neighbor_allgatherv_fn
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgatherv) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgatherv__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgatherv) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgatherv__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 73);
     int tracer_result;
@@ -8140,10 +8214,11 @@ static int mpich_traced_MPI_Neighbor_allgatherv_init(mpich_MPI_Neighbor_allgathe
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
                        info, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgatherv_init) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgatherv_init__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgatherv_init) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgatherv_init__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 74);
     int tracer_result;
@@ -8247,10 +8322,11 @@ static int mpich_traced_MPI_Neighbor_alltoall(mpich_MPI_Neighbor_alltoall_fn *tr
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoall) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoall__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoall) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoall__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 75);
     int tracer_result;
@@ -8344,10 +8420,11 @@ static int mpich_traced_MPI_Neighbor_alltoall_init(mpich_MPI_Neighbor_alltoall_i
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info,
                        request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoall_init) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoall_init__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoall_init) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoall_init__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 76);
     int tracer_result;
@@ -8449,10 +8526,11 @@ static int mpich_traced_MPI_Neighbor_alltoallv(mpich_MPI_Neighbor_alltoallv_fn *
     return tracer_real(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                        recvtype, comm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallv) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallv__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallv) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallv__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 77);
     int tracer_result;
@@ -8555,10 +8633,11 @@ static int mpich_traced_MPI_Neighbor_alltoallv_init(mpich_MPI_Neighbor_alltoallv
     return tracer_real(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                        recvtype, comm, info, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallv_init) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallv_init__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallv_init) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallv_init__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 78);
     int tracer_result;
@@ -8667,10 +8746,11 @@ static int mpich_traced_MPI_Neighbor_alltoallw(mpich_MPI_Neighbor_alltoallw_fn *
     return tracer_real(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                        recvtypes, comm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallw) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallw__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallw) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallw__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 79);
     int tracer_result;
@@ -8775,10 +8855,11 @@ static int mpich_traced_MPI_Neighbor_alltoallw_init(mpich_MPI_Neighbor_alltoallw
     return tracer_real(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                        recvtypes, comm, info, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallw_init) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallw_init__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallw_init) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallw_init__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 80);
     int tracer_result;
@@ -8884,10 +8965,11 @@ static int mpich_traced_MPI_Reduce(mpich_MPI_Reduce_fn *tracer_real, const void 
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, root, comm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 81);
     int tracer_result;
@@ -8979,10 +9061,11 @@ static int mpich_traced_MPI_Reduce_init(mpich_MPI_Reduce_init_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, root, comm, info, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_init) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_init__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_init) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_init__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 82);
     int tracer_result;
@@ -9077,10 +9160,11 @@ static int mpich_traced_MPI_Reduce_local(mpich_MPI_Reduce_local_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(inbuf, inoutbuf, count, datatype, op);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_local) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_local__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_local) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_local__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 83);
     int tracer_result;
@@ -9163,10 +9247,11 @@ static int mpich_traced_MPI_Reduce_scatter(mpich_MPI_Reduce_scatter_fn *tracer_r
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, recvcounts, datatype, op, comm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 84);
     int tracer_result;
@@ -9253,10 +9338,11 @@ static int mpich_traced_MPI_Reduce_scatter_block(mpich_MPI_Reduce_scatter_block_
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, recvcount, datatype, op, comm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_block) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_block__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_block) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_block__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 85);
     int tracer_result;
@@ -9346,10 +9432,11 @@ static int mpich_traced_MPI_Reduce_scatter_block_init(mpich_MPI_Reduce_scatter_b
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, recvcount, datatype, op, comm, info, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_block_init) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_block_init__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_block_init) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_block_init__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 86);
     int tracer_result;
@@ -9445,10 +9532,11 @@ static int mpich_traced_MPI_Reduce_scatter_init(mpich_MPI_Reduce_scatter_init_fn
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, recvcounts, datatype, op, comm, info, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_init) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_init__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_init) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_init__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 87);
     int tracer_result;
@@ -9542,10 +9630,11 @@ static int mpich_traced_MPI_Scan(mpich_MPI_Scan_fn *tracer_real, const void *tra
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scan) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scan__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scan) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scan__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 88);
     int tracer_result;
@@ -9633,10 +9722,11 @@ static int mpich_traced_MPI_Scan_init(mpich_MPI_Scan_init_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm, info, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scan_init) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scan_init__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scan_init) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scan_init__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 89);
     int tracer_result;
@@ -9728,10 +9818,11 @@ static int mpich_traced_MPI_Scatter(mpich_MPI_Scatter_fn *tracer_real, const voi
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatter) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatter__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatter) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatter__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 90);
     int tracer_result;
@@ -9828,10 +9919,11 @@ static int mpich_traced_MPI_Scatter_init(mpich_MPI_Scatter_init_fn *tracer_real,
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info,
                        request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatter_init) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatter_init__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatter_init) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatter_init__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 91);
     int tracer_result;
@@ -9934,10 +10026,11 @@ static int mpich_traced_MPI_Scatterv(mpich_MPI_Scatterv_fn *tracer_real, const v
     return tracer_real(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
                        comm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatterv) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatterv__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatterv) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatterv__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 92);
     int tracer_result;
@@ -10039,10 +10132,11 @@ static int mpich_traced_MPI_Scatterv_init(mpich_MPI_Scatterv_init_fn *tracer_rea
     return tracer_real(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
                        comm, info, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatterv_init) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatterv_init__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatterv_init) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatterv_init__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 93);
     int tracer_result;
@@ -10145,10 +10239,11 @@ static int mpich_traced_MPI_Comm_compare(mpich_MPI_Comm_compare_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm1, comm2, result);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_compare) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_compare__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_compare) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_compare__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 94);
     int tracer_result;
@@ -10226,10 +10321,11 @@ static int mpich_traced_MPI_Comm_create(mpich_MPI_Comm_create_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, group, newcomm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_create) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_create__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_create) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_create__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 95);
     int tracer_result;
@@ -10307,10 +10403,11 @@ static int mpich_traced_MPI_Comm_create_group(mpich_MPI_Comm_create_group_fn *tr
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, group, tag, newcomm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_create_group) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_create_group__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_create_group) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_create_group__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 96);
     int tracer_result;
@@ -10390,10 +10487,11 @@ static int mpich_traced_MPI_Comm_dup(mpich_MPI_Comm_dup_fn *tracer_real, const v
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, newcomm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_dup) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_dup__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_dup) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_dup__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 97);
     int tracer_result;
@@ -10468,10 +10566,11 @@ static int mpich_traced_MPI_Comm_dup_with_info(mpich_MPI_Comm_dup_with_info_fn *
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, info, newcomm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_dup_with_info) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_dup_with_info__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_dup_with_info) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_dup_with_info__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 98);
     int tracer_result;
@@ -10548,10 +10647,11 @@ static int mpich_traced_MPI_Comm_free(mpich_MPI_Comm_free_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_free) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_free__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_free) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_free__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 99);
     int tracer_result;
@@ -10624,10 +10724,11 @@ static int mpich_traced_MPI_Comm_get_info(mpich_MPI_Comm_get_info_fn *tracer_rea
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, info_used);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_get_info) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_get_info__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_get_info) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_get_info__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 100);
     int tracer_result;
@@ -10702,10 +10803,11 @@ static int mpich_traced_MPI_Comm_get_name(mpich_MPI_Comm_get_name_fn *tracer_rea
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, comm_name, resultlen);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_get_name) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_get_name__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_get_name) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_get_name__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 101);
     int tracer_result;
@@ -10784,10 +10886,11 @@ static int mpich_traced_MPI_Comm_group(mpich_MPI_Comm_group_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, group);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_group) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_group__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_group) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_group__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 102);
     int tracer_result;
@@ -10862,10 +10965,11 @@ static int mpich_traced_MPI_Comm_idup(mpich_MPI_Comm_idup_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, newcomm, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_idup) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_idup__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_idup) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_idup__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 103);
     int tracer_result;
@@ -10946,10 +11050,11 @@ static int mpich_traced_MPI_Comm_idup_with_info(mpich_MPI_Comm_idup_with_info_fn
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, info, newcomm, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_idup_with_info) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_idup_with_info__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_idup_with_info) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_idup_with_info__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 104);
     int tracer_result;
@@ -11030,10 +11135,11 @@ static int mpich_traced_MPI_Comm_rank(mpich_MPI_Comm_rank_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, rank);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_rank) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_rank__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_rank) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_rank__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 105);
     int tracer_result;
@@ -11108,10 +11214,11 @@ static int mpich_traced_MPI_Comm_remote_group(mpich_MPI_Comm_remote_group_fn *tr
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, group);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_remote_group) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_remote_group__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_remote_group) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_remote_group__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 106);
     int tracer_result;
@@ -11185,10 +11292,11 @@ static int mpich_traced_MPI_Comm_remote_size(mpich_MPI_Comm_remote_size_fn *trac
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, size);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_remote_size) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_remote_size__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_remote_size) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_remote_size__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 107);
     int tracer_result;
@@ -11262,10 +11370,11 @@ static int mpich_traced_MPI_Comm_set_info(mpich_MPI_Comm_set_info_fn *tracer_rea
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, info);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_set_info) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_set_info__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_set_info) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_set_info__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 108);
     int tracer_result;
@@ -11339,10 +11448,11 @@ static int mpich_traced_MPI_Comm_set_name(mpich_MPI_Comm_set_name_fn *tracer_rea
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, comm_name);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_set_name) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_set_name__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_set_name) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_set_name__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 109);
     int tracer_result;
@@ -11415,10 +11525,11 @@ static int mpich_traced_MPI_Comm_size(mpich_MPI_Comm_size_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, size);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_size) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_size__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_size) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_size__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 110);
     int tracer_result;
@@ -11493,10 +11604,11 @@ static int mpich_traced_MPI_Comm_split(mpich_MPI_Comm_split_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, color, key, newcomm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_split) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_split__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_split) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_split__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 111);
     int tracer_result;
@@ -11578,10 +11690,11 @@ static int mpich_traced_MPI_Comm_split_type(mpich_MPI_Comm_split_type_fn *tracer
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, split_type, key, info, newcomm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_split_type) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_split_type__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_split_type) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_split_type__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 112);
     int tracer_result;
@@ -11663,10 +11776,11 @@ static int mpich_traced_MPI_Comm_test_inter(mpich_MPI_Comm_test_inter_fn *tracer
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, flag);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_test_inter) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_test_inter__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_test_inter) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_test_inter__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 113);
     int tracer_result;
@@ -11742,10 +11856,11 @@ static int mpich_traced_MPI_Intercomm_create(mpich_MPI_Intercomm_create_fn *trac
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(local_comm, local_leader, peer_comm, remote_leader, tag, newintercomm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Intercomm_create) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Intercomm_create__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Intercomm_create) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Intercomm_create__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 114);
     int tracer_result;
@@ -11839,10 +11954,11 @@ static int mpich_traced_MPI_Intercomm_create_from_groups(mpich_MPI_Intercomm_cre
     return tracer_real(local_group, local_leader, remote_group, remote_leader, stringtag, info,
                        errhandler, newintercomm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Intercomm_create_from_groups) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Intercomm_create_from_groups__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Intercomm_create_from_groups) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Intercomm_create_from_groups__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 115);
     int tracer_result;
@@ -11940,10 +12056,11 @@ static int mpich_traced_MPI_Intercomm_merge(mpich_MPI_Intercomm_merge_fn *tracer
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(intercomm, high, newintracomm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Intercomm_merge) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Intercomm_merge__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Intercomm_merge) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Intercomm_merge__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 116);
     int tracer_result;
@@ -12022,10 +12139,11 @@ static int mpich_traced_MPI_Get_address(mpich_MPI_Get_address_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(location, address);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_address) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_address__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_address) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_address__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 117);
     int tracer_result;
@@ -12100,10 +12218,11 @@ static int mpich_traced_MPI_Get_count(mpich_MPI_Get_count_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(status, datatype, count);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_count) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_count__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_count) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_count__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 118);
     int tracer_result;
@@ -12182,10 +12301,11 @@ static int mpich_traced_MPI_Get_elements(mpich_MPI_Get_elements_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(status, datatype, count);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_elements) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_elements__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_elements) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_elements__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 119);
     int tracer_result;
@@ -12264,10 +12384,11 @@ static int mpich_traced_MPI_Get_elements_x(mpich_MPI_Get_elements_x_fn *tracer_r
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(status, datatype, count);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_elements_x) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_elements_x__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_elements_x) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_elements_x__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 120);
     int tracer_result;
@@ -12346,10 +12467,11 @@ static int mpich_traced_MPI_Pack(mpich_MPI_Pack_fn *tracer_real, const void *tra
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(inbuf, incount, datatype, outbuf, outsize, position, comm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 121);
     int tracer_result;
@@ -12440,10 +12562,11 @@ static int mpich_traced_MPI_Pack_external(mpich_MPI_Pack_external_fn *tracer_rea
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(datarep, inbuf, incount, datatype, outbuf, outsize, position);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_external) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_external__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_external) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_external__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 122);
     int tracer_result;
@@ -12533,10 +12656,11 @@ static int mpich_traced_MPI_Pack_external_size(mpich_MPI_Pack_external_size_fn *
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(datarep, incount, datatype, size);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_external_size) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_external_size__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_external_size) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_external_size__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 123);
     int tracer_result;
@@ -12617,10 +12741,11 @@ static int mpich_traced_MPI_Pack_size(mpich_MPI_Pack_size_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(incount, datatype, comm, size);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_size) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_size__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_size) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_size__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 124);
     int tracer_result;
@@ -12701,10 +12826,11 @@ static int mpich_traced_MPI_Status_set_elements(mpich_MPI_Status_set_elements_fn
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(status, datatype, count);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_set_elements) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_set_elements__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_set_elements) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_set_elements__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 125);
     int tracer_result;
@@ -12782,10 +12908,11 @@ static int mpich_traced_MPI_Status_set_elements_x(mpich_MPI_Status_set_elements_
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(status, datatype, count);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_set_elements_x) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_set_elements_x__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_set_elements_x) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_set_elements_x__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 126);
     int tracer_result;
@@ -12862,10 +12989,11 @@ static int mpich_traced_MPI_Type_commit(mpich_MPI_Type_commit_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(datatype);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_commit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_commit__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_commit) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_commit__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 127);
     int tracer_result;
@@ -12938,10 +13066,11 @@ static int mpich_traced_MPI_Type_contiguous(mpich_MPI_Type_contiguous_fn *tracer
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, oldtype, newtype);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_contiguous) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_contiguous__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_contiguous) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_contiguous__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 128);
     int tracer_result;
@@ -13025,10 +13154,11 @@ static int mpich_traced_MPI_Type_create_darray(mpich_MPI_Type_create_darray_fn *
     return tracer_real(size, rank, ndims, array_of_gsizes, array_of_distribs, array_of_dargs,
                        array_of_psizes, order, oldtype, newtype);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_darray) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_darray__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_darray) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_darray__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 129);
     int tracer_result;
@@ -13133,10 +13263,11 @@ static int mpich_traced_MPI_Type_create_hindexed(mpich_MPI_Type_create_hindexed_
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, array_of_blocklengths, array_of_displacements, oldtype, newtype);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hindexed) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hindexed__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hindexed) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hindexed__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 130);
     int tracer_result;
@@ -13226,10 +13357,11 @@ static int mpich_traced_MPI_Type_create_hindexed_block(mpich_MPI_Type_create_hin
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, blocklength, array_of_displacements, oldtype, newtype);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hindexed_block) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hindexed_block__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hindexed_block) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hindexed_block__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 131);
     int tracer_result;
@@ -13317,10 +13449,11 @@ static int mpich_traced_MPI_Type_create_hvector(mpich_MPI_Type_create_hvector_fn
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, blocklength, stride, oldtype, newtype);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hvector) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hvector__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hvector) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hvector__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 132);
     int tracer_result;
@@ -13407,10 +13540,11 @@ static int mpich_traced_MPI_Type_create_indexed_block(mpich_MPI_Type_create_inde
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, blocklength, array_of_displacements, oldtype, newtype);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_indexed_block) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_indexed_block__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_indexed_block) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_indexed_block__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 133);
     int tracer_result;
@@ -13496,10 +13630,11 @@ static int mpich_traced_MPI_Type_create_resized(mpich_MPI_Type_create_resized_fn
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(oldtype, lb, extent, newtype);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_resized) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_resized__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_resized) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_resized__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 134);
     int tracer_result;
@@ -13585,10 +13720,11 @@ static int mpich_traced_MPI_Type_create_struct(mpich_MPI_Type_create_struct_fn *
     return tracer_real(count, array_of_blocklengths, array_of_displacements, array_of_types,
                        newtype);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_struct) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_struct__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_struct) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_struct__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 135);
     int tracer_result;
@@ -13681,10 +13817,11 @@ static int mpich_traced_MPI_Type_create_subarray(mpich_MPI_Type_create_subarray_
     return tracer_real(ndims, array_of_sizes, array_of_subsizes, array_of_starts, order, oldtype,
                        newtype);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_subarray) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_subarray__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_subarray) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_subarray__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 136);
     int tracer_result;
@@ -13777,10 +13914,11 @@ static int mpich_traced_MPI_Type_dup(mpich_MPI_Type_dup_fn *tracer_real, const v
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(oldtype, newtype);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_dup) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_dup__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_dup) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_dup__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 137);
     int tracer_result;
@@ -13854,10 +13992,11 @@ static int mpich_traced_MPI_Type_free(mpich_MPI_Type_free_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(datatype);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_free) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_free__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_free) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_free__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 138);
     int tracer_result;
@@ -13934,10 +14073,11 @@ static int mpich_traced_MPI_Type_get_contents(mpich_MPI_Type_get_contents_fn *tr
     return tracer_real(datatype, max_integers, max_addresses, max_datatypes, array_of_integers,
                        array_of_addresses, array_of_datatypes);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_contents) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_contents__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_contents) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_contents__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 139);
     int tracer_result;
@@ -14033,10 +14173,11 @@ static int mpich_traced_MPI_Type_get_envelope(mpich_MPI_Type_get_envelope_fn *tr
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(datatype, num_integers, num_addresses, num_datatypes, combiner);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_envelope) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_envelope__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_envelope) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_envelope__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 140);
     int tracer_result;
@@ -14124,10 +14265,11 @@ static int mpich_traced_MPI_Type_get_extent(mpich_MPI_Type_get_extent_fn *tracer
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(datatype, lb, extent);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_extent) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_extent__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_extent) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_extent__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 141);
     int tracer_result;
@@ -14206,10 +14348,11 @@ static int mpich_traced_MPI_Type_get_extent_x(mpich_MPI_Type_get_extent_x_fn *tr
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(datatype, lb, extent);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_extent_x) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_extent_x__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_extent_x) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_extent_x__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 142);
     int tracer_result;
@@ -14288,10 +14431,11 @@ static int mpich_traced_MPI_Type_get_name(mpich_MPI_Type_get_name_fn *tracer_rea
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(datatype, type_name, resultlen);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_name) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_name__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_name) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_name__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 143);
     int tracer_result;
@@ -14371,10 +14515,11 @@ static int mpich_traced_MPI_Type_get_true_extent(mpich_MPI_Type_get_true_extent_
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(datatype, true_lb, true_extent);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_true_extent) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_true_extent__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_true_extent) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_true_extent__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 144);
     int tracer_result;
@@ -14454,10 +14599,11 @@ static int mpich_traced_MPI_Type_get_true_extent_x(mpich_MPI_Type_get_true_exten
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(datatype, true_lb, true_extent);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_true_extent_x) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_true_extent_x__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_true_extent_x) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_true_extent_x__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 145);
     int tracer_result;
@@ -14539,10 +14685,11 @@ static int mpich_traced_MPI_Type_indexed(mpich_MPI_Type_indexed_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, array_of_blocklengths, array_of_displacements, oldtype, newtype);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_indexed) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_indexed__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_indexed) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_indexed__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 146);
     int tracer_result;
@@ -14630,10 +14777,11 @@ static int mpich_traced_MPI_Type_match_size(mpich_MPI_Type_match_size_fn *tracer
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(typeclass, size, datatype);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_match_size) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_match_size__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_match_size) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_match_size__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 147);
     int tracer_result;
@@ -14712,10 +14860,11 @@ static int mpich_traced_MPI_Type_set_name(mpich_MPI_Type_set_name_fn *tracer_rea
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(datatype, type_name);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_set_name) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_set_name__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_set_name) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_set_name__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 148);
     int tracer_result;
@@ -14789,10 +14938,11 @@ static int mpich_traced_MPI_Type_size(mpich_MPI_Type_size_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(datatype, size);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_size) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_size__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_size) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_size__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 149);
     int tracer_result;
@@ -14867,10 +15017,11 @@ static int mpich_traced_MPI_Type_size_x(mpich_MPI_Type_size_x_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(datatype, size);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_size_x) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_size_x__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_size_x) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_size_x__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 150);
     int tracer_result;
@@ -14945,10 +15096,11 @@ static int mpich_traced_MPI_Type_vector(mpich_MPI_Type_vector_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, blocklength, stride, oldtype, newtype);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_vector) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_vector__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_vector) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_vector__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 151);
     int tracer_result;
@@ -15033,10 +15185,11 @@ static int mpich_traced_MPI_Unpack(mpich_MPI_Unpack_fn *tracer_real, const void 
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(inbuf, insize, position, outbuf, outcount, datatype, comm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Unpack) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Unpack__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Unpack) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Unpack__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 152);
     int tracer_result;
@@ -15127,10 +15280,11 @@ static int mpich_traced_MPI_Unpack_external(mpich_MPI_Unpack_external_fn *tracer
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(datarep, inbuf, insize, position, outbuf, outcount, datatype);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Unpack_external) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Unpack_external__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Unpack_external) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Unpack_external__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 153);
     int tracer_result;
@@ -15219,10 +15373,11 @@ static int mpich_traced_MPI_Address(mpich_MPI_Address_fn *tracer_real, const voi
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(location, address);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Address) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Address__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Address) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Address__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 154);
     int tracer_result;
@@ -15297,10 +15452,11 @@ static int mpich_traced_MPI_Type_extent(mpich_MPI_Type_extent_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(datatype, extent);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_extent) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_extent__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_extent) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_extent__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 155);
     int tracer_result;
@@ -15374,10 +15530,11 @@ static int mpich_traced_MPI_Type_lb(mpich_MPI_Type_lb_fn *tracer_real, const voi
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(datatype, displacement);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_lb) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_lb__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_lb) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_lb__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 156);
     int tracer_result;
@@ -15451,10 +15608,11 @@ static int mpich_traced_MPI_Type_ub(mpich_MPI_Type_ub_fn *tracer_real, const voi
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(datatype, displacement);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_ub) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_ub__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_ub) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_ub__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 157);
     int tracer_result;
@@ -15531,10 +15689,11 @@ static int mpich_traced_MPI_Type_hindexed(mpich_MPI_Type_hindexed_fn *tracer_rea
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, array_of_blocklengths, array_of_displacements, oldtype, newtype);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_hindexed) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_hindexed__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_hindexed) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_hindexed__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 158);
     int tracer_result;
@@ -15622,10 +15781,11 @@ static int mpich_traced_MPI_Type_hvector(mpich_MPI_Type_hvector_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, blocklength, stride, oldtype, newtype);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_hvector) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_hvector__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_hvector) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_hvector__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 159);
     int tracer_result;
@@ -15713,10 +15873,11 @@ static int mpich_traced_MPI_Type_struct(mpich_MPI_Type_struct_fn *tracer_real,
     return tracer_real(count, array_of_blocklengths, array_of_displacements, array_of_types,
                        newtype);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_struct) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_struct__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_struct) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_struct__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 160);
     int tracer_result;
@@ -15803,10 +15964,11 @@ static int mpich_traced_MPI_Add_error_class(mpich_MPI_Add_error_class_fn *tracer
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(errorclass);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Add_error_class) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Add_error_class__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Add_error_class) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Add_error_class__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 161);
     int tracer_result;
@@ -15879,10 +16041,11 @@ static int mpich_traced_MPI_Add_error_code(mpich_MPI_Add_error_code_fn *tracer_r
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(errorclass, errorcode);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Add_error_code) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Add_error_code__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Add_error_code) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Add_error_code__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 162);
     int tracer_result;
@@ -15958,10 +16121,11 @@ static int mpich_traced_MPI_Add_error_string(mpich_MPI_Add_error_string_fn *trac
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(errorcode, string);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Add_error_string) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Add_error_string__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Add_error_string) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Add_error_string__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 163);
     int tracer_result;
@@ -16036,10 +16200,11 @@ static int mpich_traced_MPI_Comm_call_errhandler(mpich_MPI_Comm_call_errhandler_
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, errorcode);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_call_errhandler) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_call_errhandler__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_call_errhandler) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_call_errhandler__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 164);
     int tracer_result;
@@ -16115,10 +16280,11 @@ static int mpich_traced_MPI_Comm_create_errhandler(mpich_MPI_Comm_create_errhand
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm_errhandler_fn, errhandler);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_create_errhandler) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_create_errhandler__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_create_errhandler) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_create_errhandler__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 165);
     int tracer_result;
@@ -16195,10 +16361,11 @@ static int mpich_traced_MPI_Comm_get_errhandler(mpich_MPI_Comm_get_errhandler_fn
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, errhandler);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_get_errhandler) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_get_errhandler__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_get_errhandler) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_get_errhandler__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 166);
     int tracer_result;
@@ -16274,10 +16441,11 @@ static int mpich_traced_MPI_Comm_set_errhandler(mpich_MPI_Comm_set_errhandler_fn
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, errhandler);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_set_errhandler) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_set_errhandler__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_set_errhandler) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_set_errhandler__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 167);
     int tracer_result;
@@ -16351,10 +16519,11 @@ static int mpich_traced_MPI_Errhandler_free(mpich_MPI_Errhandler_free_fn *tracer
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(errhandler);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Errhandler_free) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Errhandler_free__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Errhandler_free) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Errhandler_free__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 168);
     int tracer_result;
@@ -16426,10 +16595,11 @@ static int mpich_traced_MPI_Error_class(mpich_MPI_Error_class_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(errorcode, errorclass);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Error_class) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Error_class__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Error_class) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Error_class__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 169);
     int tracer_result;
@@ -16505,10 +16675,11 @@ static int mpich_traced_MPI_Error_string(mpich_MPI_Error_string_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(errorcode, string, resultlen);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Error_string) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Error_string__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Error_string) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Error_string__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 170);
     int tracer_result;
@@ -16588,10 +16759,11 @@ static int mpich_traced_MPI_File_call_errhandler(mpich_MPI_File_call_errhandler_
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, errorcode);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_call_errhandler) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_call_errhandler__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_call_errhandler) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_call_errhandler__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 171);
     int tracer_result;
@@ -16667,10 +16839,11 @@ static int mpich_traced_MPI_File_create_errhandler(mpich_MPI_File_create_errhand
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(file_errhandler_fn, errhandler);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_create_errhandler) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_create_errhandler__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_create_errhandler) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_create_errhandler__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 172);
     int tracer_result;
@@ -16747,10 +16920,11 @@ static int mpich_traced_MPI_File_get_errhandler(mpich_MPI_File_get_errhandler_fn
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(file, errhandler);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_errhandler) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_errhandler__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_errhandler) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_errhandler__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 173);
     int tracer_result;
@@ -16826,10 +17000,11 @@ static int mpich_traced_MPI_File_set_errhandler(mpich_MPI_File_set_errhandler_fn
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(file, errhandler);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_set_errhandler) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_set_errhandler__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_set_errhandler) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_set_errhandler__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 174);
     int tracer_result;
@@ -16904,10 +17079,11 @@ static int mpich_traced_MPI_Session_call_errhandler(mpich_MPI_Session_call_errha
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(session, errorcode);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_call_errhandler) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_call_errhandler__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_call_errhandler) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_call_errhandler__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 175);
     int tracer_result;
@@ -16983,10 +17159,11 @@ static int mpich_traced_MPI_Session_create_errhandler(mpich_MPI_Session_create_e
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(session_errhandler_fn, errhandler);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_create_errhandler) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_create_errhandler__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_create_errhandler) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_create_errhandler__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 176);
     int tracer_result;
@@ -17063,10 +17240,11 @@ static int mpich_traced_MPI_Session_get_errhandler(mpich_MPI_Session_get_errhand
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(session, errhandler);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_get_errhandler) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_get_errhandler__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_get_errhandler) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_get_errhandler__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 177);
     int tracer_result;
@@ -17142,10 +17320,11 @@ static int mpich_traced_MPI_Session_set_errhandler(mpich_MPI_Session_set_errhand
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(session, errhandler);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_set_errhandler) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_set_errhandler__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_set_errhandler) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_set_errhandler__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 178);
     int tracer_result;
@@ -17220,10 +17399,11 @@ static int mpich_traced_MPI_Win_call_errhandler(mpich_MPI_Win_call_errhandler_fn
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win, errorcode);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_call_errhandler) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_call_errhandler__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_call_errhandler) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_call_errhandler__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 179);
     int tracer_result;
@@ -17299,10 +17479,11 @@ static int mpich_traced_MPI_Win_create_errhandler(mpich_MPI_Win_create_errhandle
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win_errhandler_fn, errhandler);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_create_errhandler) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_create_errhandler__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_create_errhandler) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_create_errhandler__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 180);
     int tracer_result;
@@ -17379,10 +17560,11 @@ static int mpich_traced_MPI_Win_get_errhandler(mpich_MPI_Win_get_errhandler_fn *
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win, errhandler);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_get_errhandler) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_get_errhandler__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_get_errhandler) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_get_errhandler__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 181);
     int tracer_result;
@@ -17458,10 +17640,11 @@ static int mpich_traced_MPI_Win_set_errhandler(mpich_MPI_Win_set_errhandler_fn *
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win, errhandler);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_set_errhandler) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_set_errhandler__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_set_errhandler) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_set_errhandler__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 182);
     int tracer_result;
@@ -17537,10 +17720,11 @@ static int mpich_traced_MPI_Errhandler_create(mpich_MPI_Errhandler_create_fn *tr
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm_errhandler_fn, errhandler);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Errhandler_create) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Errhandler_create__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Errhandler_create) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Errhandler_create__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 183);
     int tracer_result;
@@ -17617,10 +17801,11 @@ static int mpich_traced_MPI_Errhandler_get(mpich_MPI_Errhandler_get_fn *tracer_r
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, errhandler);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Errhandler_get) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Errhandler_get__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Errhandler_get) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Errhandler_get__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 184);
     int tracer_result;
@@ -17695,10 +17880,11 @@ static int mpich_traced_MPI_Errhandler_set(mpich_MPI_Errhandler_set_fn *tracer_r
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, errhandler);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Errhandler_set) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Errhandler_set__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Errhandler_set) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Errhandler_set__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 185);
     int tracer_result;
@@ -17772,10 +17958,11 @@ static int mpich_traced_MPI_Group_compare(mpich_MPI_Group_compare_fn *tracer_rea
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(group1, group2, result);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_compare) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_compare__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_compare) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_compare__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 186);
     int tracer_result;
@@ -17854,10 +18041,11 @@ static int mpich_traced_MPI_Group_difference(mpich_MPI_Group_difference_fn *trac
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(group1, group2, newgroup);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_difference) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_difference__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_difference) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_difference__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 187);
     int tracer_result;
@@ -17936,10 +18124,11 @@ static int mpich_traced_MPI_Group_excl(mpich_MPI_Group_excl_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(group, n, ranks, newgroup);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_excl) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_excl__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_excl) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_excl__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 188);
     int tracer_result;
@@ -18019,10 +18208,11 @@ static int mpich_traced_MPI_Group_free(mpich_MPI_Group_free_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(group);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_free) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_free__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_free) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_free__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 189);
     int tracer_result;
@@ -18095,10 +18285,11 @@ static int mpich_traced_MPI_Group_incl(mpich_MPI_Group_incl_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(group, n, ranks, newgroup);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_incl) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_incl__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_incl) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_incl__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 190);
     int tracer_result;
@@ -18179,10 +18370,11 @@ static int mpich_traced_MPI_Group_intersection(mpich_MPI_Group_intersection_fn *
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(group1, group2, newgroup);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_intersection) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_intersection__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_intersection) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_intersection__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 191);
     int tracer_result;
@@ -18261,10 +18453,11 @@ static int mpich_traced_MPI_Group_range_excl(mpich_MPI_Group_range_excl_fn *trac
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(group, n, ranges, newgroup);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_range_excl) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_range_excl__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_range_excl) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_range_excl__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 192);
     int tracer_result;
@@ -18345,10 +18538,11 @@ static int mpich_traced_MPI_Group_range_incl(mpich_MPI_Group_range_incl_fn *trac
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(group, n, ranges, newgroup);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_range_incl) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_range_incl__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_range_incl) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_range_incl__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 193);
     int tracer_result;
@@ -18428,10 +18622,11 @@ static int mpich_traced_MPI_Group_rank(mpich_MPI_Group_rank_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(group, rank);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_rank) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_rank__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_rank) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_rank__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 194);
     int tracer_result;
@@ -18505,10 +18700,11 @@ static int mpich_traced_MPI_Group_size(mpich_MPI_Group_size_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(group, size);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_size) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_size__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_size) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_size__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 195);
     int tracer_result;
@@ -18584,10 +18780,11 @@ static int mpich_traced_MPI_Group_translate_ranks(mpich_MPI_Group_translate_rank
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(group1, n, ranks1, group2, ranks2);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_translate_ranks) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_translate_ranks__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_translate_ranks) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_translate_ranks__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 196);
     int tracer_result;
@@ -18670,10 +18867,11 @@ static int mpich_traced_MPI_Group_union(mpich_MPI_Group_union_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(group1, group2, newgroup);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_union) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_union__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_union) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_union__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 197);
     int tracer_result;
@@ -18751,10 +18949,11 @@ static int mpich_traced_MPI_Info_create(mpich_MPI_Info_create_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(info);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_create) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_create__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_create) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_create__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 198);
     int tracer_result;
@@ -18827,10 +19026,11 @@ static int mpich_traced_MPI_Info_create_env(mpich_MPI_Info_create_env_fn *tracer
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(argc, argv, info);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_create_env) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_create_env__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_create_env) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_create_env__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 199);
     int tracer_result;
@@ -18907,10 +19107,11 @@ static int mpich_traced_MPI_Info_delete(mpich_MPI_Info_delete_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(info, key);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_delete) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_delete__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_delete) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_delete__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 200);
     int tracer_result;
@@ -18983,10 +19184,11 @@ static int mpich_traced_MPI_Info_dup(mpich_MPI_Info_dup_fn *tracer_real, const v
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(info, newinfo);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_dup) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_dup__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_dup) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_dup__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 201);
     int tracer_result;
@@ -19060,10 +19262,11 @@ static int mpich_traced_MPI_Info_free(mpich_MPI_Info_free_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(info);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_free) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_free__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_free) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_free__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 202);
     int tracer_result;
@@ -19136,10 +19339,11 @@ static int mpich_traced_MPI_Info_get(mpich_MPI_Info_get_fn *tracer_real, const v
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(info, key, valuelen, value, flag);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_get) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_get__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_get) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_get__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 203);
     int tracer_result;
@@ -19222,10 +19426,11 @@ static int mpich_traced_MPI_Info_get_nkeys(mpich_MPI_Info_get_nkeys_fn *tracer_r
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(info, nkeys);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_get_nkeys) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_get_nkeys__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_get_nkeys) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_get_nkeys__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 204);
     int tracer_result;
@@ -19300,10 +19505,11 @@ static int mpich_traced_MPI_Info_get_nthkey(mpich_MPI_Info_get_nthkey_fn *tracer
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(info, n, key);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_get_nthkey) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_get_nthkey__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_get_nthkey) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_get_nthkey__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 205);
     int tracer_result;
@@ -19380,10 +19586,11 @@ static int mpich_traced_MPI_Info_get_string(mpich_MPI_Info_get_string_fn *tracer
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(info, key, buflen, value, flag);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_get_string) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_get_string__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_get_string) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_get_string__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 206);
     int tracer_result;
@@ -19468,10 +19675,11 @@ static int mpich_traced_MPI_Info_get_valuelen(mpich_MPI_Info_get_valuelen_fn *tr
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(info, key, valuelen, flag);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_get_valuelen) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_get_valuelen__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_get_valuelen) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_get_valuelen__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 207);
     int tracer_result;
@@ -19552,10 +19760,11 @@ static int mpich_traced_MPI_Info_set(mpich_MPI_Info_set_fn *tracer_real, const v
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(info, key, value);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_set) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_set__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_set) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_set__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 208);
     int tracer_result;
@@ -19630,10 +19839,11 @@ static int mpich_traced_MPI_Abort(mpich_MPI_Abort_fn *tracer_real, const void *t
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, errorcode);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Abort) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Abort__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Abort) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Abort__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 209);
     int tracer_result;
@@ -19708,10 +19918,11 @@ static int mpich_traced_MPI_Comm_create_from_group(mpich_MPI_Comm_create_from_gr
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(group, stringtag, info, errhandler, newcomm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_create_from_group) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_create_from_group__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_create_from_group) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_create_from_group__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 210);
     int tracer_result;
@@ -19794,10 +20005,11 @@ static int mpich_traced_MPI_Finalize(mpich_MPI_Finalize_fn *tracer_real, const v
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real();
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Finalize) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Finalize__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Finalize) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Finalize__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 211);
     int tracer_result;
@@ -19866,10 +20078,11 @@ static int mpich_traced_MPI_Finalized(mpich_MPI_Finalized_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(flag);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Finalized) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Finalized__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Finalized) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Finalized__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 212);
     int tracer_result;
@@ -19942,10 +20155,11 @@ static int mpich_traced_MPI_Group_from_session_pset(mpich_MPI_Group_from_session
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(session, pset_name, newgroup);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_from_session_pset) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_from_session_pset__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_from_session_pset) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_from_session_pset__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 213);
     int tracer_result;
@@ -20023,10 +20237,11 @@ static int mpich_traced_MPI_Init(mpich_MPI_Init_fn *tracer_real, const void *tra
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(argc, argv);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Init) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Init__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Init) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Init__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 214);
     int tracer_result;
@@ -20102,10 +20317,11 @@ static int mpich_traced_MPI_Init_thread(mpich_MPI_Init_thread_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(argc, argv, required, provided);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Init_thread) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Init_thread__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Init_thread) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Init_thread__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 215);
     int tracer_result;
@@ -20187,10 +20403,11 @@ static int mpich_traced_MPI_Initialized(mpich_MPI_Initialized_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(flag);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Initialized) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Initialized__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Initialized) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Initialized__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 216);
     int tracer_result;
@@ -20262,10 +20479,11 @@ static int mpich_traced_MPI_Is_thread_main(mpich_MPI_Is_thread_main_fn *tracer_r
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(flag);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Is_thread_main) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Is_thread_main__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Is_thread_main) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Is_thread_main__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 217);
     int tracer_result;
@@ -20337,10 +20555,11 @@ static int mpich_traced_MPI_Query_thread(mpich_MPI_Query_thread_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(provided);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Query_thread) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Query_thread__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Query_thread) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Query_thread__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 218);
     int tracer_result;
@@ -20412,10 +20631,11 @@ static int mpich_traced_MPI_Session_finalize(mpich_MPI_Session_finalize_fn *trac
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(session);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_finalize) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_finalize__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_finalize) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_finalize__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 219);
     int tracer_result;
@@ -20488,10 +20708,11 @@ static int mpich_traced_MPI_Session_get_info(mpich_MPI_Session_get_info_fn *trac
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(session, info_used);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_get_info) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_get_info__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_get_info) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_get_info__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 220);
     int tracer_result;
@@ -20568,10 +20789,11 @@ static int mpich_traced_MPI_Session_get_nth_pset(mpich_MPI_Session_get_nth_pset_
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(session, info, n, pset_len, pset_name);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_get_nth_pset) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_get_nth_pset__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_get_nth_pset) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_get_nth_pset__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 221);
     int tracer_result;
@@ -20656,10 +20878,11 @@ static int mpich_traced_MPI_Session_get_num_psets(mpich_MPI_Session_get_num_pset
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(session, info, npset_names);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_get_num_psets) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_get_num_psets__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_get_num_psets) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_get_num_psets__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 222);
     int tracer_result;
@@ -20738,10 +20961,11 @@ static int mpich_traced_MPI_Session_get_pset_info(mpich_MPI_Session_get_pset_inf
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(session, pset_name, info);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_get_pset_info) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_get_pset_info__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_get_pset_info) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_get_pset_info__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 223);
     int tracer_result;
@@ -20820,10 +21044,11 @@ static int mpich_traced_MPI_Session_init(mpich_MPI_Session_init_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(info, errhandler, session);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_init) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_init__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_init) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_init__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 224);
     int tracer_result;
@@ -20901,10 +21126,11 @@ static MPI_Aint mpich_traced_MPI_Aint_add(mpich_MPI_Aint_add_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(base, disp);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Aint_add) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Aint_add__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Aint_add) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Aint_add__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 225);
     MPI_Aint tracer_result;
@@ -20979,10 +21205,11 @@ static MPI_Aint mpich_traced_MPI_Aint_diff(mpich_MPI_Aint_diff_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(addr1, addr2);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Aint_diff) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Aint_diff__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Aint_diff) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Aint_diff__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 226);
     MPI_Aint tracer_result;
@@ -21057,10 +21284,11 @@ static int mpich_traced_MPI_Get_library_version(mpich_MPI_Get_library_version_fn
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, resultlen);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_library_version) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_library_version__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_library_version) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_library_version__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 227);
     int tracer_result;
@@ -21137,10 +21365,11 @@ static int mpich_traced_MPI_Get_processor_name(mpich_MPI_Get_processor_name_fn *
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(name, resultlen);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_processor_name) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_processor_name__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_processor_name) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_processor_name__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 228);
     int tracer_result;
@@ -21216,10 +21445,11 @@ static int mpich_traced_MPI_Get_version(mpich_MPI_Get_version_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, subversion);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_version) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_version__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_version) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_version__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 229);
     int tracer_result;
@@ -21294,10 +21524,11 @@ static int mpich_traced_MPI_Op_commutative(mpich_MPI_Op_commutative_fn *tracer_r
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(op, commute);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Op_commutative) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Op_commutative__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Op_commutative) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Op_commutative__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 230);
     int tracer_result;
@@ -21372,10 +21603,11 @@ static int mpich_traced_MPI_Op_create(mpich_MPI_Op_create_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(user_fn, commute, op);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Op_create) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Op_create__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Op_create) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Op_create__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 231);
     int tracer_result;
@@ -21451,10 +21683,11 @@ static int mpich_traced_MPI_Op_free(mpich_MPI_Op_free_fn *tracer_real, const voi
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(op);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Op_free) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Op_free__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Op_free) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Op_free__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 232);
     int tracer_result;
@@ -21526,10 +21759,11 @@ static int mpich_traced_MPI_Parrived(mpich_MPI_Parrived_fn *tracer_real, const v
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(request, partition, flag);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Parrived) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Parrived__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Parrived) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Parrived__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 233);
     int tracer_result;
@@ -21607,10 +21841,11 @@ static int mpich_traced_MPI_Pready(mpich_MPI_Pready_fn *tracer_real, const void 
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(partition, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pready) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pready__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pready) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pready__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 234);
     int tracer_result;
@@ -21684,10 +21919,11 @@ static int mpich_traced_MPI_Pready_list(mpich_MPI_Pready_list_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(length, array_of_partitions, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pready_list) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pready_list__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pready_list) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pready_list__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 235);
     int tracer_result;
@@ -21765,10 +22001,11 @@ static int mpich_traced_MPI_Pready_range(mpich_MPI_Pready_range_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(partition_low, partition_high, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pready_range) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pready_range__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pready_range) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pready_range__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 236);
     int tracer_result;
@@ -21847,10 +22084,11 @@ static int mpich_traced_MPI_Precv_init(mpich_MPI_Precv_init_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, partitions, count, datatype, dest, tag, comm, info, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Precv_init) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Precv_init__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Precv_init) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Precv_init__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 237);
     int tracer_result;
@@ -21945,10 +22183,11 @@ static int mpich_traced_MPI_Psend_init(mpich_MPI_Psend_init_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, partitions, count, datatype, dest, tag, comm, info, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Psend_init) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Psend_init__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Psend_init) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Psend_init__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 238);
     int tracer_result;
@@ -22042,10 +22281,11 @@ static int mpich_traced_MPI_Bsend(mpich_MPI_Bsend_fn *tracer_real, const void *t
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bsend) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bsend__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bsend) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bsend__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 239);
     int tracer_result;
@@ -22132,10 +22372,11 @@ static int mpich_traced_MPI_Bsend_init(mpich_MPI_Bsend_init_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bsend_init) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bsend_init__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bsend_init) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bsend_init__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 240);
     int tracer_result;
@@ -22225,10 +22466,11 @@ static int mpich_traced_MPI_Buffer_attach(mpich_MPI_Buffer_attach_fn *tracer_rea
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buffer, size);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Buffer_attach) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Buffer_attach__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Buffer_attach) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Buffer_attach__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 241);
     int tracer_result;
@@ -22301,10 +22543,11 @@ static int mpich_traced_MPI_Buffer_detach(mpich_MPI_Buffer_detach_fn *tracer_rea
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buffer_addr, size);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Buffer_detach) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Buffer_detach__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Buffer_detach) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Buffer_detach__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 242);
     int tracer_result;
@@ -22379,10 +22622,11 @@ static int mpich_traced_MPI_Ibsend(mpich_MPI_Ibsend_fn *tracer_real, const void 
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibsend) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibsend__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibsend) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibsend__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 243);
     int tracer_result;
@@ -22473,10 +22717,11 @@ static int mpich_traced_MPI_Improbe(mpich_MPI_Improbe_fn *tracer_real, const voi
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(source, tag, comm, flag, message, status);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Improbe) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Improbe__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Improbe) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Improbe__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 244);
     int tracer_result;
@@ -22564,10 +22809,11 @@ static int mpich_traced_MPI_Imrecv(mpich_MPI_Imrecv_fn *tracer_real, const void 
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, message, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Imrecv) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Imrecv__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Imrecv) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Imrecv__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 245);
     int tracer_result;
@@ -22652,10 +22898,11 @@ static int mpich_traced_MPI_Iprobe(mpich_MPI_Iprobe_fn *tracer_real, const void 
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(source, tag, comm, flag, status);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iprobe) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iprobe__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iprobe) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iprobe__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 246);
     int tracer_result;
@@ -22738,10 +22985,11 @@ static int mpich_traced_MPI_Irecv(mpich_MPI_Irecv_fn *tracer_real, const void *t
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, source, tag, comm, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Irecv) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Irecv__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Irecv) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Irecv__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 247);
     int tracer_result;
@@ -22832,10 +23080,11 @@ static int mpich_traced_MPI_Irsend(mpich_MPI_Irsend_fn *tracer_real, const void 
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Irsend) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Irsend__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Irsend) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Irsend__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 248);
     int tracer_result;
@@ -22926,10 +23175,11 @@ static int mpich_traced_MPI_Isend(mpich_MPI_Isend_fn *tracer_real, const void *t
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isend) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isend__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isend) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isend__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 249);
     int tracer_result;
@@ -23023,10 +23273,11 @@ static int mpich_traced_MPI_Isendrecv(mpich_MPI_Isendrecv_fn *tracer_real,
     return tracer_real(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype,
                        source, recvtag, comm, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isendrecv) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isendrecv__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isendrecv) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isendrecv__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 250);
     int tracer_result;
@@ -23134,10 +23385,11 @@ static int mpich_traced_MPI_Isendrecv_replace(mpich_MPI_Isendrecv_replace_fn *tr
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, sendtag, source, recvtag, comm, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isendrecv_replace) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isendrecv_replace__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isendrecv_replace) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isendrecv_replace__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 251);
     int tracer_result;
@@ -23232,10 +23484,11 @@ static int mpich_traced_MPI_Issend(mpich_MPI_Issend_fn *tracer_real, const void 
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Issend) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Issend__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Issend) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Issend__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 252);
     int tracer_result;
@@ -23326,10 +23579,11 @@ static int mpich_traced_MPI_Mprobe(mpich_MPI_Mprobe_fn *tracer_real, const void 
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(source, tag, comm, message, status);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Mprobe) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Mprobe__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Mprobe) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Mprobe__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 253);
     int tracer_result;
@@ -23412,10 +23666,11 @@ static int mpich_traced_MPI_Mrecv(mpich_MPI_Mrecv_fn *tracer_real, const void *t
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, message, status);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Mrecv) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Mrecv__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Mrecv) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Mrecv__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 254);
     int tracer_result;
@@ -23497,10 +23752,11 @@ static int mpich_traced_MPI_Probe(mpich_MPI_Probe_fn *tracer_real, const void *t
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(source, tag, comm, status);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Probe) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Probe__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Probe) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Probe__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 255);
     int tracer_result;
@@ -23579,10 +23835,11 @@ static int mpich_traced_MPI_Recv(mpich_MPI_Recv_fn *tracer_real, const void *tra
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, source, tag, comm, status);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Recv) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Recv__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Recv) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Recv__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 256);
     int tracer_result;
@@ -23673,10 +23930,11 @@ static int mpich_traced_MPI_Recv_init(mpich_MPI_Recv_init_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, source, tag, comm, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Recv_init) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Recv_init__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Recv_init) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Recv_init__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 257);
     int tracer_result;
@@ -23767,10 +24025,11 @@ static int mpich_traced_MPI_Rsend(mpich_MPI_Rsend_fn *tracer_real, const void *t
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rsend) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rsend__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rsend) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rsend__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 258);
     int tracer_result;
@@ -23857,10 +24116,11 @@ static int mpich_traced_MPI_Rsend_init(mpich_MPI_Rsend_init_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rsend_init) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rsend_init__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rsend_init) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rsend_init__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 259);
     int tracer_result;
@@ -23951,10 +24211,11 @@ static int mpich_traced_MPI_Send(mpich_MPI_Send_fn *tracer_real, const void *tra
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Send) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Send__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Send) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Send__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 260);
     int tracer_result;
@@ -24041,10 +24302,11 @@ static int mpich_traced_MPI_Send_init(mpich_MPI_Send_init_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Send_init) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Send_init__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Send_init) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Send_init__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 261);
     int tracer_result;
@@ -24138,10 +24400,11 @@ static int mpich_traced_MPI_Sendrecv(mpich_MPI_Sendrecv_fn *tracer_real, const v
     return tracer_real(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype,
                        source, recvtag, comm, status);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Sendrecv) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Sendrecv__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Sendrecv) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Sendrecv__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 262);
     int tracer_result;
@@ -24250,10 +24513,11 @@ static int mpich_traced_MPI_Sendrecv_replace(mpich_MPI_Sendrecv_replace_fn *trac
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, sendtag, source, recvtag, comm, status);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Sendrecv_replace) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Sendrecv_replace__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Sendrecv_replace) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Sendrecv_replace__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 263);
     int tracer_result;
@@ -24348,10 +24612,11 @@ static int mpich_traced_MPI_Ssend(mpich_MPI_Ssend_fn *tracer_real, const void *t
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ssend) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ssend__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ssend) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ssend__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 264);
     int tracer_result;
@@ -24438,10 +24703,11 @@ static int mpich_traced_MPI_Ssend_init(mpich_MPI_Ssend_init_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ssend_init) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ssend_init__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ssend_init) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ssend_init__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 265);
     int tracer_result;
@@ -24531,10 +24797,11 @@ static int mpich_traced_MPI_Cancel(mpich_MPI_Cancel_fn *tracer_real, const void 
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cancel) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cancel__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cancel) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cancel__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 266);
     int tracer_result;
@@ -24606,10 +24873,11 @@ static int mpich_traced_MPI_Grequest_complete(mpich_MPI_Grequest_complete_fn *tr
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Grequest_complete) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Grequest_complete__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Grequest_complete) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Grequest_complete__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 267);
     int tracer_result;
@@ -24684,10 +24952,11 @@ static int mpich_traced_MPI_Grequest_start(mpich_MPI_Grequest_start_fn *tracer_r
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(query_fn, free_fn, cancel_fn, extra_state, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Grequest_start) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Grequest_start__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Grequest_start) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Grequest_start__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 268);
     int tracer_result;
@@ -24772,10 +25041,11 @@ static int mpich_traced_MPI_Request_free(mpich_MPI_Request_free_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Request_free) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Request_free__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Request_free) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Request_free__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 269);
     int tracer_result;
@@ -24848,10 +25118,11 @@ static int mpich_traced_MPI_Request_get_status(mpich_MPI_Request_get_status_fn *
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(request, flag, status);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Request_get_status) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Request_get_status__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Request_get_status) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Request_get_status__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 270);
     int tracer_result;
@@ -24928,10 +25199,11 @@ static int mpich_traced_MPI_Start(mpich_MPI_Start_fn *tracer_real, const void *t
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Start) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Start__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Start) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Start__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 271);
     int tracer_result;
@@ -25003,10 +25275,11 @@ static int mpich_traced_MPI_Startall(mpich_MPI_Startall_fn *tracer_real, const v
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, array_of_requests);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Startall) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Startall__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Startall) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Startall__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 272);
     int tracer_result;
@@ -25081,10 +25354,11 @@ static int mpich_traced_MPI_Status_set_cancelled(mpich_MPI_Status_set_cancelled_
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(status, flag);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_set_cancelled) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_set_cancelled__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_set_cancelled) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_set_cancelled__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 273);
     int tracer_result;
@@ -25226,10 +25500,11 @@ static int mpich_traced_MPI_Test_cancelled(mpich_MPI_Test_cancelled_fn *tracer_r
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(status, flag);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Test_cancelled) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Test_cancelled__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Test_cancelled) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Test_cancelled__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 275);
     int tracer_result;
@@ -25304,10 +25579,11 @@ static int mpich_traced_MPI_Testall(mpich_MPI_Testall_fn *tracer_real, const voi
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, array_of_requests, flag, array_of_statuses);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Testall) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Testall__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Testall) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Testall__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 276);
     int tracer_result;
@@ -25390,10 +25666,11 @@ static int mpich_traced_MPI_Testany(mpich_MPI_Testany_fn *tracer_real, const voi
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, array_of_requests, indx, flag, status);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Testany) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Testany__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Testany) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Testany__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 277);
     int tracer_result;
@@ -25478,10 +25755,11 @@ static int mpich_traced_MPI_Testsome(mpich_MPI_Testsome_fn *tracer_real, const v
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(incount, array_of_requests, outcount, array_of_indices, array_of_statuses);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Testsome) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Testsome__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Testsome) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Testsome__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 278);
     int tracer_result;
@@ -25698,10 +25976,11 @@ static int mpich_traced_MPI_Waitany(mpich_MPI_Waitany_fn *tracer_real, const voi
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, array_of_requests, indx, status);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Waitany) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Waitany__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Waitany) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Waitany__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 281);
     int tracer_result;
@@ -25783,10 +26062,11 @@ static int mpich_traced_MPI_Waitsome(mpich_MPI_Waitsome_fn *tracer_real, const v
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(incount, array_of_requests, outcount, array_of_indices, array_of_statuses);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Waitsome) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Waitsome__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Waitsome) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Waitsome__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 282);
     int tracer_result;
@@ -25877,10 +26157,11 @@ static int mpich_traced_MPI_Accumulate(mpich_MPI_Accumulate_fn *tracer_real,
     return tracer_real(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                        target_count, target_datatype, op, win);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Accumulate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Accumulate__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Accumulate) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Accumulate__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 283);
     int tracer_result;
@@ -25980,10 +26261,11 @@ static int mpich_traced_MPI_Alloc_mem(mpich_MPI_Alloc_mem_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(size, info, baseptr);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alloc_mem) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alloc_mem__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alloc_mem) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alloc_mem__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 284);
     int tracer_result;
@@ -26062,10 +26344,11 @@ static int mpich_traced_MPI_Compare_and_swap(mpich_MPI_Compare_and_swap_fn *trac
     return tracer_real(origin_addr, compare_addr, result_addr, datatype, target_rank, target_disp,
                        win);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Compare_and_swap) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Compare_and_swap__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Compare_and_swap) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Compare_and_swap__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 285);
     int tracer_result;
@@ -26158,10 +26441,11 @@ static int mpich_traced_MPI_Fetch_and_op(mpich_MPI_Fetch_and_op_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(origin_addr, result_addr, datatype, target_rank, target_disp, op, win);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Fetch_and_op) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Fetch_and_op__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Fetch_and_op) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Fetch_and_op__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 286);
     int tracer_result;
@@ -26249,10 +26533,11 @@ static int mpich_traced_MPI_Free_mem(mpich_MPI_Free_mem_fn *tracer_real, const v
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(base);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Free_mem) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Free_mem__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Free_mem) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Free_mem__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 287);
     int tracer_result;
@@ -26326,10 +26611,11 @@ static int mpich_traced_MPI_Get(mpich_MPI_Get_fn *tracer_real, const void *trace
     return tracer_real(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                        target_count, target_datatype, win);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 288);
     int tracer_result;
@@ -26431,10 +26717,11 @@ static int mpich_traced_MPI_Get_accumulate(mpich_MPI_Get_accumulate_fn *tracer_r
                        result_datatype, target_rank, target_disp, target_count, target_datatype, op,
                        win);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_accumulate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_accumulate__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_accumulate) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_accumulate__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 289);
     int tracer_result;
@@ -26547,10 +26834,11 @@ static int mpich_traced_MPI_Put(mpich_MPI_Put_fn *tracer_real, const void *trace
     return tracer_real(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                        target_count, target_datatype, win);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Put) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Put__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Put) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Put__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 290);
     int tracer_result;
@@ -26651,10 +26939,11 @@ static int mpich_traced_MPI_Raccumulate(mpich_MPI_Raccumulate_fn *tracer_real,
     return tracer_real(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                        target_count, target_datatype, op, win, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Raccumulate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Raccumulate__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Raccumulate) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Raccumulate__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 291);
     int tracer_result;
@@ -26759,10 +27048,11 @@ static int mpich_traced_MPI_Rget(mpich_MPI_Rget_fn *tracer_real, const void *tra
     return tracer_real(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                        target_count, target_datatype, win, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rget) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rget__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rget) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rget__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 292);
     int tracer_result;
@@ -26870,10 +27160,11 @@ static int mpich_traced_MPI_Rget_accumulate(mpich_MPI_Rget_accumulate_fn *tracer
                        result_datatype, target_rank, target_disp, target_count, target_datatype, op,
                        win, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rget_accumulate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rget_accumulate__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rget_accumulate) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rget_accumulate__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 293);
     int tracer_result;
@@ -26988,10 +27279,11 @@ static int mpich_traced_MPI_Rput(mpich_MPI_Rput_fn *tracer_real, const void *tra
     return tracer_real(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                        target_count, target_datatype, win, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rput) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rput__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rput) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rput__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 294);
     int tracer_result;
@@ -27092,10 +27384,11 @@ static int mpich_traced_MPI_Win_allocate(mpich_MPI_Win_allocate_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(size, disp_unit, info, comm, baseptr, win);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_allocate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_allocate__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_allocate) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_allocate__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 295);
     int tracer_result;
@@ -27182,10 +27475,11 @@ static int mpich_traced_MPI_Win_allocate_shared(mpich_MPI_Win_allocate_shared_fn
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(size, disp_unit, info, comm, baseptr, win);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_allocate_shared) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_allocate_shared__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_allocate_shared) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_allocate_shared__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 296);
     int tracer_result;
@@ -27271,10 +27565,11 @@ static int mpich_traced_MPI_Win_attach(mpich_MPI_Win_attach_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win, base, size);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_attach) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_attach__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_attach) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_attach__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 297);
     int tracer_result;
@@ -27349,10 +27644,11 @@ static int mpich_traced_MPI_Win_complete(mpich_MPI_Win_complete_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_complete) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_complete__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_complete) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_complete__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 298);
     int tracer_result;
@@ -27424,10 +27720,11 @@ static int mpich_traced_MPI_Win_create(mpich_MPI_Win_create_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(base, size, disp_unit, info, comm, win);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_create) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_create__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_create) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_create__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 299);
     int tracer_result;
@@ -27513,10 +27810,11 @@ static int mpich_traced_MPI_Win_create_dynamic(mpich_MPI_Win_create_dynamic_fn *
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(info, comm, win);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_create_dynamic) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_create_dynamic__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_create_dynamic) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_create_dynamic__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 300);
     int tracer_result;
@@ -27593,10 +27891,11 @@ static int mpich_traced_MPI_Win_detach(mpich_MPI_Win_detach_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win, base);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_detach) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_detach__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_detach) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_detach__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 301);
     int tracer_result;
@@ -27669,10 +27968,11 @@ static int mpich_traced_MPI_Win_fence(mpich_MPI_Win_fence_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(assert, win);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_fence) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_fence__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_fence) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_fence__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 302);
     int tracer_result;
@@ -27745,10 +28045,11 @@ static int mpich_traced_MPI_Win_flush(mpich_MPI_Win_flush_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(rank, win);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_flush) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_flush__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_flush) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_flush__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 303);
     int tracer_result;
@@ -27821,10 +28122,11 @@ static int mpich_traced_MPI_Win_flush_all(mpich_MPI_Win_flush_all_fn *tracer_rea
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_flush_all) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_flush_all__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_flush_all) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_flush_all__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 304);
     int tracer_result;
@@ -27895,10 +28197,11 @@ static int mpich_traced_MPI_Win_flush_local(mpich_MPI_Win_flush_local_fn *tracer
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(rank, win);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_flush_local) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_flush_local__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_flush_local) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_flush_local__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 305);
     int tracer_result;
@@ -27971,10 +28274,11 @@ static int mpich_traced_MPI_Win_flush_local_all(mpich_MPI_Win_flush_local_all_fn
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_flush_local_all) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_flush_local_all__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_flush_local_all) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_flush_local_all__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 306);
     int tracer_result;
@@ -28045,10 +28349,11 @@ static int mpich_traced_MPI_Win_free(mpich_MPI_Win_free_fn *tracer_real, const v
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_free) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_free__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_free) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_free__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 307);
     int tracer_result;
@@ -28120,10 +28425,11 @@ static int mpich_traced_MPI_Win_get_group(mpich_MPI_Win_get_group_fn *tracer_rea
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win, group);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_get_group) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_get_group__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_get_group) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_get_group__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 308);
     int tracer_result;
@@ -28198,10 +28504,11 @@ static int mpich_traced_MPI_Win_get_info(mpich_MPI_Win_get_info_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win, info_used);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_get_info) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_get_info__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_get_info) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_get_info__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 309);
     int tracer_result;
@@ -28276,10 +28583,11 @@ static int mpich_traced_MPI_Win_get_name(mpich_MPI_Win_get_name_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win, win_name, resultlen);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_get_name) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_get_name__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_get_name) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_get_name__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 310);
     int tracer_result;
@@ -28358,10 +28666,11 @@ static int mpich_traced_MPI_Win_lock(mpich_MPI_Win_lock_fn *tracer_real, const v
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(lock_type, rank, assert, win);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_lock) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_lock__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_lock) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_lock__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 311);
     int tracer_result;
@@ -28440,10 +28749,11 @@ static int mpich_traced_MPI_Win_lock_all(mpich_MPI_Win_lock_all_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(assert, win);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_lock_all) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_lock_all__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_lock_all) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_lock_all__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 312);
     int tracer_result;
@@ -28516,10 +28826,11 @@ static int mpich_traced_MPI_Win_post(mpich_MPI_Win_post_fn *tracer_real, const v
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(group, assert, win);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_post) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_post__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_post) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_post__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 313);
     int tracer_result;
@@ -28594,10 +28905,11 @@ static int mpich_traced_MPI_Win_set_info(mpich_MPI_Win_set_info_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win, info);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_set_info) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_set_info__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_set_info) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_set_info__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 314);
     int tracer_result;
@@ -28671,10 +28983,11 @@ static int mpich_traced_MPI_Win_set_name(mpich_MPI_Win_set_name_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win, win_name);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_set_name) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_set_name__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_set_name) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_set_name__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 315);
     int tracer_result;
@@ -28748,10 +29061,11 @@ static int mpich_traced_MPI_Win_shared_query(mpich_MPI_Win_shared_query_fn *trac
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win, rank, size, disp_unit, baseptr);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_shared_query) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_shared_query__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_shared_query) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_shared_query__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 316);
     int tracer_result;
@@ -28835,10 +29149,11 @@ static int mpich_traced_MPI_Win_start(mpich_MPI_Win_start_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(group, assert, win);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_start) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_start__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_start) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_start__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 317);
     int tracer_result;
@@ -28913,10 +29228,11 @@ static int mpich_traced_MPI_Win_sync(mpich_MPI_Win_sync_fn *tracer_real, const v
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_sync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_sync__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_sync) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_sync__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 318);
     int tracer_result;
@@ -28987,10 +29303,11 @@ static int mpich_traced_MPI_Win_test(mpich_MPI_Win_test_fn *tracer_real, const v
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win, flag);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_test) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_test__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_test) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_test__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 319);
     int tracer_result;
@@ -29064,10 +29381,11 @@ static int mpich_traced_MPI_Win_unlock(mpich_MPI_Win_unlock_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(rank, win);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_unlock) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_unlock__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_unlock) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_unlock__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 320);
     int tracer_result;
@@ -29140,10 +29458,11 @@ static int mpich_traced_MPI_Win_unlock_all(mpich_MPI_Win_unlock_all_fn *tracer_r
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_unlock_all) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_unlock_all__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_unlock_all) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_unlock_all__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 321);
     int tracer_result;
@@ -29214,10 +29533,11 @@ static int mpich_traced_MPI_Win_wait(mpich_MPI_Win_wait_fn *tracer_real, const v
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_wait) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_wait__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_wait) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_wait__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 322);
     int tracer_result;
@@ -29288,10 +29608,11 @@ static int mpich_traced_MPI_Close_port(mpich_MPI_Close_port_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(port_name);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Close_port) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Close_port__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Close_port) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Close_port__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 323);
     int tracer_result;
@@ -29363,10 +29684,11 @@ static int mpich_traced_MPI_Comm_accept(mpich_MPI_Comm_accept_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(port_name, info, root, comm, newcomm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_accept) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_accept__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_accept) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_accept__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 324);
     int tracer_result;
@@ -29449,10 +29771,11 @@ static int mpich_traced_MPI_Comm_connect(mpich_MPI_Comm_connect_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(port_name, info, root, comm, newcomm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_connect) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_connect__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_connect) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_connect__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 325);
     int tracer_result;
@@ -29535,10 +29858,11 @@ static int mpich_traced_MPI_Comm_disconnect(mpich_MPI_Comm_disconnect_fn *tracer
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_disconnect) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_disconnect__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_disconnect) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_disconnect__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 326);
     int tracer_result;
@@ -29610,10 +29934,11 @@ static int mpich_traced_MPI_Comm_get_parent(mpich_MPI_Comm_get_parent_fn *tracer
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(parent);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_get_parent) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_get_parent__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_get_parent) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_get_parent__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 327);
     int tracer_result;
@@ -29685,10 +30010,11 @@ static int mpich_traced_MPI_Comm_join(mpich_MPI_Comm_join_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fd, intercomm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_join) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_join__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_join) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_join__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 328);
     int tracer_result;
@@ -29764,10 +30090,11 @@ static int mpich_traced_MPI_Comm_spawn(mpich_MPI_Comm_spawn_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command, argv, maxprocs, info, root, comm, intercomm, array_of_errcodes);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_spawn) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_spawn__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_spawn) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_spawn__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 329);
     int tracer_result;
@@ -29865,10 +30192,11 @@ static int mpich_traced_MPI_Comm_spawn_multiple(mpich_MPI_Comm_spawn_multiple_fn
     return tracer_real(count, array_of_commands, array_of_argv, array_of_maxprocs, array_of_info,
                        root, comm, intercomm, array_of_errcodes);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_spawn_multiple) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_spawn_multiple__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_spawn_multiple) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_spawn_multiple__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 330);
     int tracer_result;
@@ -29968,10 +30296,11 @@ static int mpich_traced_MPI_Lookup_name(mpich_MPI_Lookup_name_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(service_name, info, port_name);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Lookup_name) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Lookup_name__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Lookup_name) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Lookup_name__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 331);
     int tracer_result;
@@ -30049,10 +30378,11 @@ static int mpich_traced_MPI_Open_port(mpich_MPI_Open_port_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(info, port_name);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Open_port) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Open_port__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Open_port) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Open_port__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 332);
     int tracer_result;
@@ -30127,10 +30457,11 @@ static int mpich_traced_MPI_Publish_name(mpich_MPI_Publish_name_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(service_name, info, port_name);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Publish_name) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Publish_name__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Publish_name) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Publish_name__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 333);
     int tracer_result;
@@ -30208,10 +30539,11 @@ static int mpich_traced_MPI_Unpublish_name(mpich_MPI_Unpublish_name_fn *tracer_r
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(service_name, info, port_name);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Unpublish_name) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Unpublish_name__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Unpublish_name) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Unpublish_name__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 334);
     int tracer_result;
@@ -30287,10 +30619,11 @@ static double mpich_traced_MPI_Wtick(mpich_MPI_Wtick_fn *tracer_real, const void
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real();
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Wtick) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Wtick__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Wtick) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Wtick__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 335);
     double tracer_result;
@@ -30359,10 +30692,11 @@ static double mpich_traced_MPI_Wtime(mpich_MPI_Wtime_fn *tracer_real, const void
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real();
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Wtime) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Wtime__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Wtime) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Wtime__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 336);
     double tracer_result;
@@ -30433,10 +30767,11 @@ static int mpich_traced_MPI_Cart_coords(mpich_MPI_Cart_coords_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, rank, maxdims, coords);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_coords) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_coords__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_coords) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_coords__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 337);
     int tracer_result;
@@ -30517,10 +30852,11 @@ static int mpich_traced_MPI_Cart_create(mpich_MPI_Cart_create_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm_old, ndims, dims, periods, reorder, comm_cart);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_create) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_create__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_create) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_create__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 338);
     int tracer_result;
@@ -30607,10 +30943,11 @@ static int mpich_traced_MPI_Cart_get(mpich_MPI_Cart_get_fn *tracer_real, const v
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, maxdims, dims, periods, coords);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_get) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_get__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_get) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_get__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 339);
     int tracer_result;
@@ -30692,10 +31029,11 @@ static int mpich_traced_MPI_Cart_map(mpich_MPI_Cart_map_fn *tracer_real, const v
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, ndims, dims, periods, newrank);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_map) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_map__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_map) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_map__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 340);
     int tracer_result;
@@ -30778,10 +31116,11 @@ static int mpich_traced_MPI_Cart_rank(mpich_MPI_Cart_rank_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, coords, rank);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_rank) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_rank__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_rank) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_rank__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 341);
     int tracer_result;
@@ -30858,10 +31197,11 @@ static int mpich_traced_MPI_Cart_shift(mpich_MPI_Cart_shift_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, direction, disp, rank_source, rank_dest);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_shift) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_shift__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_shift) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_shift__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 342);
     int tracer_result;
@@ -30944,10 +31284,11 @@ static int mpich_traced_MPI_Cart_sub(mpich_MPI_Cart_sub_fn *tracer_real, const v
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, remain_dims, newcomm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_sub) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_sub__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_sub) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_sub__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 343);
     int tracer_result;
@@ -31025,10 +31366,11 @@ static int mpich_traced_MPI_Cartdim_get(mpich_MPI_Cartdim_get_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, ndims);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cartdim_get) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cartdim_get__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cartdim_get) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cartdim_get__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 344);
     int tracer_result;
@@ -31103,10 +31445,11 @@ static int mpich_traced_MPI_Dims_create(mpich_MPI_Dims_create_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(nnodes, ndims, dims);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Dims_create) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Dims_create__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Dims_create) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Dims_create__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 345);
     int tracer_result;
@@ -31185,10 +31528,11 @@ static int mpich_traced_MPI_Dist_graph_create(mpich_MPI_Dist_graph_create_fn *tr
     return tracer_real(comm_old, n, sources, degrees, destinations, weights, info, reorder,
                        comm_dist_graph);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Dist_graph_create) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Dist_graph_create__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Dist_graph_create) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Dist_graph_create__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 346);
     int tracer_result;
@@ -31291,10 +31635,11 @@ static int mpich_traced_MPI_Dist_graph_create_adjacent(mpich_MPI_Dist_graph_crea
     return tracer_real(comm_old, indegree, sources, sourceweights, outdegree, destinations,
                        destweights, info, reorder, comm_dist_graph);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Dist_graph_create_adjacent) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Dist_graph_create_adjacent__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Dist_graph_create_adjacent) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Dist_graph_create_adjacent__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 347);
     int tracer_result;
@@ -31400,10 +31745,11 @@ static int mpich_traced_MPI_Dist_graph_neighbors(mpich_MPI_Dist_graph_neighbors_
     return tracer_real(comm, maxindegree, sources, sourceweights, maxoutdegree, destinations,
                        destweights);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Dist_graph_neighbors) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Dist_graph_neighbors__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Dist_graph_neighbors) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Dist_graph_neighbors__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 348);
     int tracer_result;
@@ -31495,10 +31841,11 @@ static int mpich_traced_MPI_Dist_graph_neighbors_count(mpich_MPI_Dist_graph_neig
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, indegree, outdegree, weighted);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Dist_graph_neighbors_count) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Dist_graph_neighbors_count__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Dist_graph_neighbors_count) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Dist_graph_neighbors_count__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 349);
     int tracer_result;
@@ -31582,10 +31929,11 @@ static int mpich_traced_MPI_Graph_create(mpich_MPI_Graph_create_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm_old, nnodes, indx, edges, reorder, comm_graph);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graph_create) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graph_create__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graph_create) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graph_create__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 350);
     int tracer_result;
@@ -31672,10 +32020,11 @@ static int mpich_traced_MPI_Graph_get(mpich_MPI_Graph_get_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, maxindex, maxedges, indx, edges);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graph_get) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graph_get__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graph_get) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graph_get__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 351);
     int tracer_result;
@@ -31758,10 +32107,11 @@ static int mpich_traced_MPI_Graph_map(mpich_MPI_Graph_map_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, nnodes, indx, edges, newrank);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graph_map) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graph_map__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graph_map) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graph_map__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 352);
     int tracer_result;
@@ -31844,10 +32194,11 @@ static int mpich_traced_MPI_Graph_neighbors(mpich_MPI_Graph_neighbors_fn *tracer
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, rank, maxneighbors, neighbors);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graph_neighbors) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graph_neighbors__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graph_neighbors) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graph_neighbors__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 353);
     int tracer_result;
@@ -31927,10 +32278,11 @@ static int mpich_traced_MPI_Graph_neighbors_count(mpich_MPI_Graph_neighbors_coun
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, rank, nneighbors);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graph_neighbors_count) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graph_neighbors_count__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graph_neighbors_count) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graph_neighbors_count__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 354);
     int tracer_result;
@@ -32009,10 +32361,11 @@ static int mpich_traced_MPI_Graphdims_get(mpich_MPI_Graphdims_get_fn *tracer_rea
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, nnodes, nedges);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graphdims_get) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graphdims_get__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graphdims_get) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graphdims_get__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 355);
     int tracer_result;
@@ -32090,10 +32443,11 @@ static int mpich_traced_MPI_Topo_test(mpich_MPI_Topo_test_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, status);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Topo_test) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Topo_test__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Topo_test) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Topo_test__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 356);
     int tracer_result;
@@ -32167,10 +32521,11 @@ static int mpich_traced_MPI_T_category_changed(mpich_MPI_T_category_changed_fn *
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(update_number);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_changed) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_changed__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_changed) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_changed__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 357);
     int tracer_result;
@@ -32244,10 +32599,11 @@ static int mpich_traced_MPI_T_category_get_categories(mpich_MPI_T_category_get_c
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(cat_index, len, indices);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_categories) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_categories__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_categories) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_categories__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 358);
     int tracer_result;
@@ -32325,10 +32681,11 @@ static int mpich_traced_MPI_T_category_get_cvars(mpich_MPI_T_category_get_cvars_
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(cat_index, len, indices);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_cvars) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_cvars__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_cvars) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_cvars__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 359);
     int tracer_result;
@@ -32406,10 +32763,11 @@ static int mpich_traced_MPI_T_category_get_events(mpich_MPI_T_category_get_event
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(cat_index, len, indices);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_events) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_events__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_events) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_events__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 360);
     int tracer_result;
@@ -32487,10 +32845,11 @@ static int mpich_traced_MPI_T_category_get_index(mpich_MPI_T_category_get_index_
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(name, cat_index);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_index) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_index__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_index) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_index__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 361);
     int tracer_result;
@@ -32569,10 +32928,11 @@ static int mpich_traced_MPI_T_category_get_info(mpich_MPI_T_category_get_info_fn
     return tracer_real(cat_index, name, name_len, desc, desc_len, num_cvars, num_pvars,
                        num_categories);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_info) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_info__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_info) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_info__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 362);
     int tracer_result;
@@ -32672,10 +33032,11 @@ static int mpich_traced_MPI_T_category_get_num(mpich_MPI_T_category_get_num_fn *
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(num_cat);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_num) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_num__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_num) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_num__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 363);
     int tracer_result;
@@ -32748,10 +33109,11 @@ static int mpich_traced_MPI_T_category_get_num_events(mpich_MPI_T_category_get_n
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(cat_index, num_events);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_num_events) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_num_events__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_num_events) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_num_events__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 364);
     int tracer_result;
@@ -32827,10 +33189,11 @@ static int mpich_traced_MPI_T_category_get_pvars(mpich_MPI_T_category_get_pvars_
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(cat_index, len, indices);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_pvars) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_pvars__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_pvars) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_pvars__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 365);
     int tracer_result;
@@ -32908,10 +33271,11 @@ static int mpich_traced_MPI_T_cvar_get_index(mpich_MPI_T_cvar_get_index_fn *trac
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(name, cvar_index);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_get_index) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_get_index__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_get_index) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_get_index__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 366);
     int tracer_result;
@@ -32990,10 +33354,11 @@ static int mpich_traced_MPI_T_cvar_get_info(mpich_MPI_T_cvar_get_info_fn *tracer
     return tracer_real(cvar_index, name, name_len, verbosity, datatype, enumtype, desc, desc_len,
                        bind, scope);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_get_info) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_get_info__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_get_info) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_get_info__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 367);
     int tracer_result;
@@ -33101,10 +33466,11 @@ static int mpich_traced_MPI_T_cvar_get_num(mpich_MPI_T_cvar_get_num_fn *tracer_r
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(num_cvar);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_get_num) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_get_num__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_get_num) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_get_num__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 368);
     int tracer_result;
@@ -33178,10 +33544,11 @@ static int mpich_traced_MPI_T_cvar_handle_alloc(mpich_MPI_T_cvar_handle_alloc_fn
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(cvar_index, obj_handle, handle, count);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_handle_alloc) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_handle_alloc__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_handle_alloc) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_handle_alloc__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 369);
     int tracer_result;
@@ -33262,10 +33629,11 @@ static int mpich_traced_MPI_T_cvar_handle_free(mpich_MPI_T_cvar_handle_free_fn *
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(handle);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_handle_free) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_handle_free__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_handle_free) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_handle_free__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 370);
     int tracer_result;
@@ -33338,10 +33706,11 @@ static int mpich_traced_MPI_T_cvar_read(mpich_MPI_T_cvar_read_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(handle, buf);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_read) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_read__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_read) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_read__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 371);
     int tracer_result;
@@ -33415,10 +33784,11 @@ static int mpich_traced_MPI_T_cvar_write(mpich_MPI_T_cvar_write_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(handle, buf);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_write) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_write__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_write) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_write__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 372);
     int tracer_result;
@@ -33492,10 +33862,11 @@ static int mpich_traced_MPI_T_enum_get_info(mpich_MPI_T_enum_get_info_fn *tracer
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(enumtype, num, name, name_len);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_enum_get_info) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_enum_get_info__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_enum_get_info) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_enum_get_info__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 373);
     int tracer_result;
@@ -33578,10 +33949,11 @@ static int mpich_traced_MPI_T_enum_get_item(mpich_MPI_T_enum_get_item_fn *tracer
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(enumtype, indx, value, name, name_len);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_enum_get_item) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_enum_get_item__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_enum_get_item) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_enum_get_item__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 374);
     int tracer_result;
@@ -33668,10 +34040,11 @@ static int mpich_traced_MPI_T_event_callback_get_info(mpich_MPI_T_event_callback
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(event_registration, cb_safety, info_used);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_callback_get_info) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_callback_get_info__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_callback_get_info) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_callback_get_info__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 375);
     int tracer_result;
@@ -33752,10 +34125,11 @@ static int mpich_traced_MPI_T_event_callback_set_info(mpich_MPI_T_event_callback
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(event_registration, cb_safety, info);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_callback_set_info) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_callback_set_info__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_callback_set_info) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_callback_set_info__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 376);
     int tracer_result;
@@ -33834,10 +34208,11 @@ static int mpich_traced_MPI_T_event_copy(mpich_MPI_T_event_copy_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(event_instance, buffer);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_copy) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_copy__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_copy) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_copy__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 377);
     int tracer_result;
@@ -33912,10 +34287,11 @@ static int mpich_traced_MPI_T_event_get_index(mpich_MPI_T_event_get_index_fn *tr
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(name, event_index);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_get_index) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_get_index__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_get_index) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_get_index__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 378);
     int tracer_result;
@@ -33996,10 +34372,11 @@ static int mpich_traced_MPI_T_event_get_info(mpich_MPI_T_event_get_info_fn *trac
     return tracer_real(event_index, name, name_len, verbosity, array_of_datatypes,
                        array_of_displacements, num_elements, enumtype, info, desc, desc_len, bind);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_get_info) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_get_info__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_get_info) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_get_info__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 379);
     int tracer_result;
@@ -34116,10 +34493,11 @@ static int mpich_traced_MPI_T_event_get_num(mpich_MPI_T_event_get_num_fn *tracer
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(num_events);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_get_num) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_get_num__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_get_num) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_get_num__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 380);
     int tracer_result;
@@ -34193,10 +34571,11 @@ static int mpich_traced_MPI_T_event_get_source(mpich_MPI_T_event_get_source_fn *
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(event_instance, source_index);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_get_source) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_get_source__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_get_source) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_get_source__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 381);
     int tracer_result;
@@ -34273,10 +34652,11 @@ static int mpich_traced_MPI_T_event_get_timestamp(mpich_MPI_T_event_get_timestam
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(event_instance, event_timestamp);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_get_timestamp) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_get_timestamp__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_get_timestamp) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_get_timestamp__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 382);
     int tracer_result;
@@ -34353,10 +34733,11 @@ static int mpich_traced_MPI_T_event_handle_alloc(mpich_MPI_T_event_handle_alloc_
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(event_index, obj_handle, info, event_registration);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_handle_alloc) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_handle_alloc__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_handle_alloc) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_handle_alloc__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 383);
     int tracer_result;
@@ -34440,10 +34821,11 @@ static int mpich_traced_MPI_T_event_handle_free(mpich_MPI_T_event_handle_free_fn
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(event_registration, user_data, free_cb_function);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_handle_free) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_handle_free__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_handle_free) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_handle_free__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 384);
     int tracer_result;
@@ -34523,10 +34905,11 @@ static int mpich_traced_MPI_T_event_handle_get_info(mpich_MPI_T_event_handle_get
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(event_registration, info_used);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_handle_get_info) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_handle_get_info__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_handle_get_info) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_handle_get_info__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 385);
     int tracer_result;
@@ -34603,10 +34986,11 @@ static int mpich_traced_MPI_T_event_handle_set_info(mpich_MPI_T_event_handle_set
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(event_registration, info);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_handle_set_info) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_handle_set_info__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_handle_set_info) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_handle_set_info__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 386);
     int tracer_result;
@@ -34682,10 +35066,11 @@ static int mpich_traced_MPI_T_event_read(mpich_MPI_T_event_read_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(event_instance, element_index, buffer);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_read) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_read__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_read) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_read__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 387);
     int tracer_result;
@@ -34766,10 +35151,11 @@ static int mpich_traced_MPI_T_event_register_callback(mpich_MPI_T_event_register
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(event_registration, cb_safety, info, user_data, event_cb_function);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_register_callback) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_register_callback__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_register_callback) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_register_callback__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 388);
     int tracer_result;
@@ -34856,10 +35242,11 @@ static int mpich_traced_MPI_T_event_set_dropped_handler(mpich_MPI_T_event_set_dr
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(event_registration, dropped_cb_function);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_set_dropped_handler) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_set_dropped_handler__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_set_dropped_handler) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_set_dropped_handler__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 389);
     int tracer_result;
@@ -34935,10 +35322,11 @@ static int mpich_traced_MPI_T_finalize(mpich_MPI_T_finalize_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real();
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_finalize) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_finalize__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_finalize) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_finalize__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 390);
     int tracer_result;
@@ -35007,10 +35395,11 @@ static int mpich_traced_MPI_T_init_thread(mpich_MPI_T_init_thread_fn *tracer_rea
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(required, provided);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_init_thread) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_init_thread__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_init_thread) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_init_thread__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 391);
     int tracer_result;
@@ -35086,10 +35475,11 @@ static int mpich_traced_MPI_T_pvar_get_index(mpich_MPI_T_pvar_get_index_fn *trac
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(name, var_class, pvar_index);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_get_index) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_get_index__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_get_index) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_get_index__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 392);
     int tracer_result;
@@ -35172,10 +35562,11 @@ static int mpich_traced_MPI_T_pvar_get_info(mpich_MPI_T_pvar_get_info_fn *tracer
     return tracer_real(pvar_index, name, name_len, verbosity, var_class, datatype, enumtype, desc,
                        desc_len, bind, readonly, continuous, atomic);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_get_info) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_get_info__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_get_info) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_get_info__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 393);
     int tracer_result;
@@ -35294,10 +35685,11 @@ static int mpich_traced_MPI_T_pvar_get_num(mpich_MPI_T_pvar_get_num_fn *tracer_r
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(num_pvar);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_get_num) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_get_num__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_get_num) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_get_num__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 394);
     int tracer_result;
@@ -35372,10 +35764,11 @@ static int mpich_traced_MPI_T_pvar_handle_alloc(mpich_MPI_T_pvar_handle_alloc_fn
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(session, pvar_index, obj_handle, handle, count);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_handle_alloc) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_handle_alloc__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_handle_alloc) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_handle_alloc__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 395);
     int tracer_result;
@@ -35462,10 +35855,11 @@ static int mpich_traced_MPI_T_pvar_handle_free(mpich_MPI_T_pvar_handle_free_fn *
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(session, handle);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_handle_free) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_handle_free__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_handle_free) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_handle_free__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 396);
     int tracer_result;
@@ -35541,10 +35935,11 @@ static int mpich_traced_MPI_T_pvar_read(mpich_MPI_T_pvar_read_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(session, handle, buf);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_read) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_read__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_read) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_read__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 397);
     int tracer_result;
@@ -35621,10 +36016,11 @@ static int mpich_traced_MPI_T_pvar_readreset(mpich_MPI_T_pvar_readreset_fn *trac
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(session, handle, buf);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_readreset) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_readreset__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_readreset) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_readreset__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 398);
     int tracer_result;
@@ -35701,10 +36097,11 @@ static int mpich_traced_MPI_T_pvar_reset(mpich_MPI_T_pvar_reset_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(session, handle);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_reset) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_reset__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_reset) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_reset__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 399);
     int tracer_result;
@@ -35778,10 +36175,11 @@ static int mpich_traced_MPI_T_pvar_session_create(mpich_MPI_T_pvar_session_creat
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(session);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_session_create) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_session_create__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_session_create) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_session_create__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 400);
     int tracer_result;
@@ -35854,10 +36252,11 @@ static int mpich_traced_MPI_T_pvar_session_free(mpich_MPI_T_pvar_session_free_fn
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(session);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_session_free) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_session_free__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_session_free) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_session_free__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 401);
     int tracer_result;
@@ -35930,10 +36329,11 @@ static int mpich_traced_MPI_T_pvar_start(mpich_MPI_T_pvar_start_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(session, handle);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_start) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_start__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_start) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_start__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 402);
     int tracer_result;
@@ -36007,10 +36407,11 @@ static int mpich_traced_MPI_T_pvar_stop(mpich_MPI_T_pvar_stop_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(session, handle);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_stop) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_stop__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_stop) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_stop__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 403);
     int tracer_result;
@@ -36084,10 +36485,11 @@ static int mpich_traced_MPI_T_pvar_write(mpich_MPI_T_pvar_write_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(session, handle, buf);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_write) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_write__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_write) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_write__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 404);
     int tracer_result;
@@ -36168,10 +36570,11 @@ static int mpich_traced_MPI_T_source_get_info(mpich_MPI_T_source_get_info_fn *tr
     return tracer_real(source_index, name, name_len, desc, desc_len, ordering, ticks_per_second,
                        max_ticks, info);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_source_get_info) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_source_get_info__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_source_get_info) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_source_get_info__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 405);
     int tracer_result;
@@ -36276,10 +36679,11 @@ static int mpich_traced_MPI_T_source_get_num(mpich_MPI_T_source_get_num_fn *trac
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(num_sources);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_source_get_num) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_source_get_num__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_source_get_num) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_source_get_num__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 406);
     int tracer_result;
@@ -36352,10 +36756,11 @@ static int mpich_traced_MPI_T_source_get_timestamp(mpich_MPI_T_source_get_timest
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(source_index, timestamp);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_source_get_timestamp) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_source_get_timestamp__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_source_get_timestamp) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_source_get_timestamp__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 407);
     int tracer_result;
@@ -36432,10 +36837,11 @@ static int mpich_traced_MPI_Allgather_c(mpich_MPI_Allgather_c_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgather_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgather_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgather_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgather_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 408);
     int tracer_result;
@@ -36528,10 +36934,11 @@ static int mpich_traced_MPI_Allgather_init_c(mpich_MPI_Allgather_init_c_fn *trac
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info,
                        request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgather_init_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgather_init_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgather_init_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgather_init_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 409);
     int tracer_result;
@@ -36631,10 +37038,11 @@ static int mpich_traced_MPI_Allgatherv_c(mpich_MPI_Allgatherv_c_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgatherv_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgatherv_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgatherv_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgatherv_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 410);
     int tracer_result;
@@ -36731,10 +37139,11 @@ static int mpich_traced_MPI_Allgatherv_init_c(mpich_MPI_Allgatherv_init_c_fn *tr
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
                        info, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgatherv_init_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgatherv_init_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgatherv_init_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgatherv_init_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 411);
     int tracer_result;
@@ -36836,10 +37245,11 @@ static int mpich_traced_MPI_Allreduce_c(mpich_MPI_Allreduce_c_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allreduce_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allreduce_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allreduce_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allreduce_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 412);
     int tracer_result;
@@ -36927,10 +37337,11 @@ static int mpich_traced_MPI_Allreduce_init_c(mpich_MPI_Allreduce_init_c_fn *trac
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm, info, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allreduce_init_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allreduce_init_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allreduce_init_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allreduce_init_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 413);
     int tracer_result;
@@ -37022,10 +37433,11 @@ static int mpich_traced_MPI_Alltoall_c(mpich_MPI_Alltoall_c_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoall_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoall_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoall_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoall_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 414);
     int tracer_result;
@@ -37118,10 +37530,11 @@ static int mpich_traced_MPI_Alltoall_init_c(mpich_MPI_Alltoall_init_c_fn *tracer
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info,
                        request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoall_init_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoall_init_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoall_init_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoall_init_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 415);
     int tracer_result;
@@ -37223,10 +37636,11 @@ static int mpich_traced_MPI_Alltoallv_c(mpich_MPI_Alltoallv_c_fn *tracer_real,
     return tracer_real(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                        recvtype, comm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallv_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallv_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallv_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallv_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 416);
     int tracer_result;
@@ -37329,10 +37743,11 @@ static int mpich_traced_MPI_Alltoallv_init_c(mpich_MPI_Alltoallv_init_c_fn *trac
     return tracer_real(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                        recvtype, comm, info, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallv_init_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallv_init_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallv_init_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallv_init_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 417);
     int tracer_result;
@@ -37440,10 +37855,11 @@ static int mpich_traced_MPI_Alltoallw_c(mpich_MPI_Alltoallw_c_fn *tracer_real,
     return tracer_real(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                        recvtypes, comm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallw_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallw_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallw_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallw_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 418);
     int tracer_result;
@@ -37546,10 +37962,11 @@ static int mpich_traced_MPI_Alltoallw_init_c(mpich_MPI_Alltoallw_init_c_fn *trac
     return tracer_real(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                        recvtypes, comm, info, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallw_init_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallw_init_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallw_init_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallw_init_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 419);
     int tracer_result;
@@ -37654,10 +38071,11 @@ static int mpich_traced_MPI_Bcast_c(mpich_MPI_Bcast_c_fn *tracer_real, const voi
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buffer, count, datatype, root, comm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bcast_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bcast_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bcast_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bcast_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 420);
     int tracer_result;
@@ -37740,10 +38158,11 @@ static int mpich_traced_MPI_Bcast_init_c(mpich_MPI_Bcast_init_c_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buffer, count, datatype, root, comm, info, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bcast_init_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bcast_init_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bcast_init_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bcast_init_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 421);
     int tracer_result;
@@ -37832,10 +38251,11 @@ static int mpich_traced_MPI_Exscan_c(mpich_MPI_Exscan_c_fn *tracer_real, const v
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Exscan_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Exscan_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Exscan_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Exscan_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 422);
     int tracer_result;
@@ -37923,10 +38343,11 @@ static int mpich_traced_MPI_Exscan_init_c(mpich_MPI_Exscan_init_c_fn *tracer_rea
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm, info, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Exscan_init_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Exscan_init_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Exscan_init_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Exscan_init_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 423);
     int tracer_result;
@@ -38018,10 +38439,11 @@ static int mpich_traced_MPI_Gather_c(mpich_MPI_Gather_c_fn *tracer_real, const v
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gather_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gather_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gather_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gather_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 424);
     int tracer_result;
@@ -38116,10 +38538,11 @@ static int mpich_traced_MPI_Gather_init_c(mpich_MPI_Gather_init_c_fn *tracer_rea
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info,
                        request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gather_init_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gather_init_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gather_init_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gather_init_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 425);
     int tracer_result;
@@ -38223,10 +38646,11 @@ static int mpich_traced_MPI_Gatherv_c(mpich_MPI_Gatherv_c_fn *tracer_real,
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
                        comm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gatherv_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gatherv_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gatherv_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gatherv_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 426);
     int tracer_result;
@@ -38326,10 +38750,11 @@ static int mpich_traced_MPI_Gatherv_init_c(mpich_MPI_Gatherv_init_c_fn *tracer_r
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
                        comm, info, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gatherv_init_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gatherv_init_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gatherv_init_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gatherv_init_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 427);
     int tracer_result;
@@ -38435,10 +38860,11 @@ static int mpich_traced_MPI_Iallgather_c(mpich_MPI_Iallgather_c_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallgather_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallgather_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallgather_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallgather_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 428);
     int tracer_result;
@@ -38536,10 +38962,11 @@ static int mpich_traced_MPI_Iallgatherv_c(mpich_MPI_Iallgatherv_c_fn *tracer_rea
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
                        request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallgatherv_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallgatherv_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallgatherv_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallgatherv_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 429);
     int tracer_result;
@@ -38639,10 +39066,11 @@ static int mpich_traced_MPI_Iallreduce_c(mpich_MPI_Iallreduce_c_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallreduce_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallreduce_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallreduce_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallreduce_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 430);
     int tracer_result;
@@ -38733,10 +39161,11 @@ static int mpich_traced_MPI_Ialltoall_c(mpich_MPI_Ialltoall_c_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoall_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoall_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoall_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoall_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 431);
     int tracer_result;
@@ -38833,10 +39262,11 @@ static int mpich_traced_MPI_Ialltoallv_c(mpich_MPI_Ialltoallv_c_fn *tracer_real,
     return tracer_real(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                        recvtype, comm, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoallv_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoallv_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoallv_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoallv_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 432);
     int tracer_result;
@@ -38943,10 +39373,11 @@ static int mpich_traced_MPI_Ialltoallw_c(mpich_MPI_Ialltoallw_c_fn *tracer_real,
     return tracer_real(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                        recvtypes, comm, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoallw_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoallw_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoallw_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoallw_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 433);
     int tracer_result;
@@ -39048,10 +39479,11 @@ static int mpich_traced_MPI_Ibcast_c(mpich_MPI_Ibcast_c_fn *tracer_real, const v
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buffer, count, datatype, root, comm, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibcast_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibcast_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibcast_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibcast_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 434);
     int tracer_result;
@@ -39139,10 +39571,11 @@ static int mpich_traced_MPI_Iexscan_c(mpich_MPI_Iexscan_c_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iexscan_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iexscan_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iexscan_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iexscan_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 435);
     int tracer_result;
@@ -39234,10 +39667,11 @@ static int mpich_traced_MPI_Igather_c(mpich_MPI_Igather_c_fn *tracer_real,
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
                        request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Igather_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Igather_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Igather_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Igather_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 436);
     int tracer_result;
@@ -39338,10 +39772,11 @@ static int mpich_traced_MPI_Igatherv_c(mpich_MPI_Igatherv_c_fn *tracer_real,
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
                        comm, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Igatherv_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Igatherv_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Igatherv_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Igatherv_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 437);
     int tracer_result;
@@ -39445,10 +39880,11 @@ static int mpich_traced_MPI_Ineighbor_allgather_c(mpich_MPI_Ineighbor_allgather_
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_allgather_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_allgather_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_allgather_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_allgather_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 438);
     int tracer_result;
@@ -39547,10 +39983,11 @@ static int mpich_traced_MPI_Ineighbor_allgatherv_c(mpich_MPI_Ineighbor_allgather
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
                        request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_allgatherv_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_allgatherv_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_allgatherv_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_allgatherv_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 439);
     int tracer_result;
@@ -39652,10 +40089,11 @@ static int mpich_traced_MPI_Ineighbor_alltoall_c(mpich_MPI_Ineighbor_alltoall_c_
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoall_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoall_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoall_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoall_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 440);
     int tracer_result;
@@ -39755,10 +40193,11 @@ static int mpich_traced_MPI_Ineighbor_alltoallv_c(mpich_MPI_Ineighbor_alltoallv_
     return tracer_real(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                        recvtype, comm, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoallv_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoallv_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoallv_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoallv_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 441);
     int tracer_result;
@@ -39867,10 +40306,11 @@ static int mpich_traced_MPI_Ineighbor_alltoallw_c(mpich_MPI_Ineighbor_alltoallw_
     return tracer_real(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                        recvtypes, comm, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoallw_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoallw_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoallw_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoallw_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 442);
     int tracer_result;
@@ -39973,10 +40413,11 @@ static int mpich_traced_MPI_Ireduce_c(mpich_MPI_Ireduce_c_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, root, comm, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 443);
     int tracer_result;
@@ -40069,10 +40510,11 @@ static int mpich_traced_MPI_Ireduce_scatter_c(mpich_MPI_Ireduce_scatter_c_fn *tr
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, recvcounts, datatype, op, comm, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce_scatter_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce_scatter_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce_scatter_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce_scatter_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 444);
     int tracer_result;
@@ -40163,10 +40605,11 @@ static int mpich_traced_MPI_Ireduce_scatter_block_c(mpich_MPI_Ireduce_scatter_bl
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, recvcount, datatype, op, comm, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce_scatter_block_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce_scatter_block_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce_scatter_block_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce_scatter_block_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 445);
     int tracer_result;
@@ -40257,10 +40700,11 @@ static int mpich_traced_MPI_Iscan_c(mpich_MPI_Iscan_c_fn *tracer_real, const voi
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscan_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscan_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscan_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscan_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 446);
     int tracer_result;
@@ -40352,10 +40796,11 @@ static int mpich_traced_MPI_Iscatter_c(mpich_MPI_Iscatter_c_fn *tracer_real,
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
                        request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscatter_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscatter_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscatter_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscatter_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 447);
     int tracer_result;
@@ -40456,10 +40901,11 @@ static int mpich_traced_MPI_Iscatterv_c(mpich_MPI_Iscatterv_c_fn *tracer_real,
     return tracer_real(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
                        comm, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscatterv_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscatterv_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscatterv_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscatterv_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 448);
     int tracer_result;
@@ -40562,10 +41008,11 @@ static int mpich_traced_MPI_Neighbor_allgather_c(mpich_MPI_Neighbor_allgather_c_
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgather_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgather_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgather_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgather_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 449);
     int tracer_result;
@@ -40661,10 +41108,11 @@ static int mpich_traced_MPI_Neighbor_allgather_init_c(mpich_MPI_Neighbor_allgath
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info,
                        request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgather_init_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgather_init_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgather_init_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgather_init_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 450);
     int tracer_result;
@@ -40765,10 +41213,11 @@ static int mpich_traced_MPI_Neighbor_allgatherv_c(mpich_MPI_Neighbor_allgatherv_
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgatherv_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgatherv_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgatherv_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgatherv_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 451);
     int tracer_result;
@@ -40868,10 +41317,11 @@ static int mpich_traced_MPI_Neighbor_allgatherv_init_c(mpich_MPI_Neighbor_allgat
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
                        info, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgatherv_init_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgatherv_init_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgatherv_init_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgatherv_init_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 452);
     int tracer_result;
@@ -40976,10 +41426,11 @@ static int mpich_traced_MPI_Neighbor_alltoall_c(mpich_MPI_Neighbor_alltoall_c_fn
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoall_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoall_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoall_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoall_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 453);
     int tracer_result;
@@ -41074,10 +41525,11 @@ static int mpich_traced_MPI_Neighbor_alltoall_init_c(mpich_MPI_Neighbor_alltoall
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info,
                        request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoall_init_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoall_init_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoall_init_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoall_init_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 454);
     int tracer_result;
@@ -41180,10 +41632,11 @@ static int mpich_traced_MPI_Neighbor_alltoallv_c(mpich_MPI_Neighbor_alltoallv_c_
     return tracer_real(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                        recvtype, comm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallv_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallv_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallv_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallv_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 455);
     int tracer_result;
@@ -41290,10 +41743,11 @@ static int mpich_traced_MPI_Neighbor_alltoallv_init_c(mpich_MPI_Neighbor_alltoal
     return tracer_real(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                        recvtype, comm, info, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallv_init_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallv_init_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallv_init_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallv_init_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 456);
     int tracer_result;
@@ -41405,10 +41859,11 @@ static int mpich_traced_MPI_Neighbor_alltoallw_c(mpich_MPI_Neighbor_alltoallw_c_
     return tracer_real(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                        recvtypes, comm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallw_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallw_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallw_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallw_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 457);
     int tracer_result;
@@ -41515,10 +41970,11 @@ static int mpich_traced_MPI_Neighbor_alltoallw_init_c(mpich_MPI_Neighbor_alltoal
     return tracer_real(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                        recvtypes, comm, info, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallw_init_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallw_init_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallw_init_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallw_init_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 458);
     int tracer_result;
@@ -41624,10 +42080,11 @@ static int mpich_traced_MPI_Reduce_c(mpich_MPI_Reduce_c_fn *tracer_real, const v
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, root, comm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 459);
     int tracer_result;
@@ -41717,10 +42174,11 @@ static int mpich_traced_MPI_Reduce_init_c(mpich_MPI_Reduce_init_c_fn *tracer_rea
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, root, comm, info, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_init_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_init_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_init_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_init_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 460);
     int tracer_result;
@@ -41815,10 +42273,11 @@ static int mpich_traced_MPI_Reduce_local_c(mpich_MPI_Reduce_local_c_fn *tracer_r
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(inbuf, inoutbuf, count, datatype, op);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_local_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_local_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_local_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_local_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 461);
     int tracer_result;
@@ -41902,10 +42361,11 @@ static int mpich_traced_MPI_Reduce_scatter_c(mpich_MPI_Reduce_scatter_c_fn *trac
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, recvcounts, datatype, op, comm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 462);
     int tracer_result;
@@ -41992,10 +42452,11 @@ static int mpich_traced_MPI_Reduce_scatter_block_c(mpich_MPI_Reduce_scatter_bloc
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, recvcount, datatype, op, comm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_block_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_block_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_block_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_block_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 463);
     int tracer_result;
@@ -42084,10 +42545,11 @@ static int mpich_traced_MPI_Reduce_scatter_block_init_c(mpich_MPI_Reduce_scatter
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, recvcount, datatype, op, comm, info, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_block_init_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_block_init_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_block_init_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_block_init_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 464);
     int tracer_result;
@@ -42183,10 +42645,11 @@ static int mpich_traced_MPI_Reduce_scatter_init_c(mpich_MPI_Reduce_scatter_init_
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, recvcounts, datatype, op, comm, info, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_init_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_init_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_init_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_init_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 465);
     int tracer_result;
@@ -42280,10 +42743,11 @@ static int mpich_traced_MPI_Scan_c(mpich_MPI_Scan_c_fn *tracer_real, const void 
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scan_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scan_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scan_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scan_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 466);
     int tracer_result;
@@ -42371,10 +42835,11 @@ static int mpich_traced_MPI_Scan_init_c(mpich_MPI_Scan_init_c_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm, info, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scan_init_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scan_init_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scan_init_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scan_init_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 467);
     int tracer_result;
@@ -42467,10 +42932,11 @@ static int mpich_traced_MPI_Scatter_c(mpich_MPI_Scatter_c_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatter_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatter_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatter_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatter_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 468);
     int tracer_result;
@@ -42566,10 +43032,11 @@ static int mpich_traced_MPI_Scatter_init_c(mpich_MPI_Scatter_init_c_fn *tracer_r
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info,
                        request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatter_init_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatter_init_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatter_init_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatter_init_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 469);
     int tracer_result;
@@ -42673,10 +43140,11 @@ static int mpich_traced_MPI_Scatterv_c(mpich_MPI_Scatterv_c_fn *tracer_real,
     return tracer_real(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
                        comm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatterv_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatterv_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatterv_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatterv_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 470);
     int tracer_result;
@@ -42776,10 +43244,11 @@ static int mpich_traced_MPI_Scatterv_init_c(mpich_MPI_Scatterv_init_c_fn *tracer
     return tracer_real(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
                        comm, info, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatterv_init_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatterv_init_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatterv_init_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatterv_init_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 471);
     int tracer_result;
@@ -42883,10 +43352,11 @@ static int mpich_traced_MPI_Get_count_c(mpich_MPI_Get_count_c_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(status, datatype, count);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_count_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_count_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_count_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_count_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 472);
     int tracer_result;
@@ -42965,10 +43435,11 @@ static int mpich_traced_MPI_Get_elements_c(mpich_MPI_Get_elements_c_fn *tracer_r
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(status, datatype, count);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_elements_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_elements_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_elements_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_elements_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 473);
     int tracer_result;
@@ -43048,10 +43519,11 @@ static int mpich_traced_MPI_Pack_c(mpich_MPI_Pack_c_fn *tracer_real, const void 
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(inbuf, incount, datatype, outbuf, outsize, position, comm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 474);
     int tracer_result;
@@ -43143,10 +43615,11 @@ static int mpich_traced_MPI_Pack_external_c(mpich_MPI_Pack_external_c_fn *tracer
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(datarep, inbuf, incount, datatype, outbuf, outsize, position);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_external_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_external_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_external_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_external_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 475);
     int tracer_result;
@@ -43237,10 +43710,11 @@ static int mpich_traced_MPI_Pack_external_size_c(mpich_MPI_Pack_external_size_c_
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(datarep, incount, datatype, size);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_external_size_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_external_size_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_external_size_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_external_size_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 476);
     int tracer_result;
@@ -43322,10 +43796,11 @@ static int mpich_traced_MPI_Pack_size_c(mpich_MPI_Pack_size_c_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(incount, datatype, comm, size);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_size_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_size_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_size_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_size_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 477);
     int tracer_result;
@@ -43406,10 +43881,11 @@ static int mpich_traced_MPI_Type_contiguous_c(mpich_MPI_Type_contiguous_c_fn *tr
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, oldtype, newtype);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_contiguous_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_contiguous_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_contiguous_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_contiguous_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 478);
     int tracer_result;
@@ -43493,10 +43969,11 @@ static int mpich_traced_MPI_Type_create_darray_c(mpich_MPI_Type_create_darray_c_
     return tracer_real(size, rank, ndims, array_of_gsizes, array_of_distribs, array_of_dargs,
                        array_of_psizes, order, oldtype, newtype);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_darray_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_darray_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_darray_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_darray_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 479);
     int tracer_result;
@@ -43601,10 +44078,11 @@ static int mpich_traced_MPI_Type_create_hindexed_c(mpich_MPI_Type_create_hindexe
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, array_of_blocklengths, array_of_displacements, oldtype, newtype);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hindexed_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hindexed_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hindexed_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hindexed_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 480);
     int tracer_result;
@@ -43695,10 +44173,11 @@ static int mpich_traced_MPI_Type_create_hindexed_block_c(mpich_MPI_Type_create_h
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, blocklength, array_of_displacements, oldtype, newtype);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hindexed_block_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hindexed_block_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hindexed_block_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hindexed_block_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 481);
     int tracer_result;
@@ -43786,10 +44265,11 @@ static int mpich_traced_MPI_Type_create_hvector_c(mpich_MPI_Type_create_hvector_
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, blocklength, stride, oldtype, newtype);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hvector_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hvector_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hvector_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hvector_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 482);
     int tracer_result;
@@ -43876,10 +44356,11 @@ static int mpich_traced_MPI_Type_create_indexed_block_c(mpich_MPI_Type_create_in
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, blocklength, array_of_displacements, oldtype, newtype);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_indexed_block_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_indexed_block_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_indexed_block_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_indexed_block_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 483);
     int tracer_result;
@@ -43967,10 +44448,11 @@ static int mpich_traced_MPI_Type_create_resized_c(mpich_MPI_Type_create_resized_
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(oldtype, lb, extent, newtype);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_resized_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_resized_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_resized_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_resized_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 484);
     int tracer_result;
@@ -44056,10 +44538,11 @@ static int mpich_traced_MPI_Type_create_struct_c(mpich_MPI_Type_create_struct_c_
     return tracer_real(count, array_of_blocklengths, array_of_displacements, array_of_types,
                        newtype);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_struct_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_struct_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_struct_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_struct_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 485);
     int tracer_result;
@@ -44152,10 +44635,11 @@ static int mpich_traced_MPI_Type_create_subarray_c(mpich_MPI_Type_create_subarra
     return tracer_real(ndims, array_of_sizes, array_of_subsizes, array_of_starts, order, oldtype,
                        newtype);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_subarray_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_subarray_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_subarray_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_subarray_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 486);
     int tracer_result;
@@ -44257,10 +44741,11 @@ static int mpich_traced_MPI_Type_get_contents_c(mpich_MPI_Type_get_contents_c_fn
                        array_of_integers, array_of_addresses, array_of_large_counts,
                        array_of_datatypes);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_contents_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_contents_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_contents_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_contents_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 487);
     int tracer_result;
@@ -44366,10 +44851,11 @@ static int mpich_traced_MPI_Type_get_envelope_c(mpich_MPI_Type_get_envelope_c_fn
     return tracer_real(datatype, num_integers, num_addresses, num_large_counts, num_datatypes,
                        combiner);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_envelope_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_envelope_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_envelope_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_envelope_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 488);
     int tracer_result;
@@ -44464,10 +44950,11 @@ static int mpich_traced_MPI_Type_get_extent_c(mpich_MPI_Type_get_extent_c_fn *tr
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(datatype, lb, extent);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_extent_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_extent_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_extent_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_extent_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 489);
     int tracer_result;
@@ -44546,10 +45033,11 @@ static int mpich_traced_MPI_Type_get_true_extent_c(mpich_MPI_Type_get_true_exten
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(datatype, true_lb, true_extent);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_true_extent_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_true_extent_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_true_extent_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_true_extent_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 490);
     int tracer_result;
@@ -44631,10 +45119,11 @@ static int mpich_traced_MPI_Type_indexed_c(mpich_MPI_Type_indexed_c_fn *tracer_r
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, array_of_blocklengths, array_of_displacements, oldtype, newtype);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_indexed_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_indexed_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_indexed_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_indexed_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 491);
     int tracer_result;
@@ -44722,10 +45211,11 @@ static int mpich_traced_MPI_Type_size_c(mpich_MPI_Type_size_c_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(datatype, size);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_size_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_size_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_size_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_size_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 492);
     int tracer_result;
@@ -44801,10 +45291,11 @@ static int mpich_traced_MPI_Type_vector_c(mpich_MPI_Type_vector_c_fn *tracer_rea
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, blocklength, stride, oldtype, newtype);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_vector_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_vector_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_vector_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_vector_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 493);
     int tracer_result;
@@ -44890,10 +45381,11 @@ static int mpich_traced_MPI_Unpack_c(mpich_MPI_Unpack_c_fn *tracer_real, const v
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(inbuf, insize, position, outbuf, outcount, datatype, comm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Unpack_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Unpack_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Unpack_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Unpack_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 494);
     int tracer_result;
@@ -44985,10 +45477,11 @@ static int mpich_traced_MPI_Unpack_external_c(mpich_MPI_Unpack_external_c_fn *tr
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(datarep, inbuf, insize, position, outbuf, outcount, datatype);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Unpack_external_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Unpack_external_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Unpack_external_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Unpack_external_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 495);
     int tracer_result;
@@ -45079,10 +45572,11 @@ static int mpich_traced_MPI_Op_create_c(mpich_MPI_Op_create_c_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(user_fn, commute, op);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Op_create_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Op_create_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Op_create_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Op_create_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 496);
     int tracer_result;
@@ -45160,10 +45654,11 @@ static int mpich_traced_MPI_Bsend_c(mpich_MPI_Bsend_c_fn *tracer_real, const voi
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bsend_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bsend_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bsend_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bsend_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 497);
     int tracer_result;
@@ -45249,10 +45744,11 @@ static int mpich_traced_MPI_Bsend_init_c(mpich_MPI_Bsend_init_c_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bsend_init_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bsend_init_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bsend_init_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bsend_init_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 498);
     int tracer_result;
@@ -45340,10 +45836,11 @@ static int mpich_traced_MPI_Buffer_attach_c(mpich_MPI_Buffer_attach_c_fn *tracer
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buffer, size);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Buffer_attach_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Buffer_attach_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Buffer_attach_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Buffer_attach_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 499);
     int tracer_result;
@@ -45417,10 +45914,11 @@ static int mpich_traced_MPI_Buffer_detach_c(mpich_MPI_Buffer_detach_c_fn *tracer
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buffer_addr, size);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Buffer_detach_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Buffer_detach_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Buffer_detach_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Buffer_detach_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 500);
     int tracer_result;
@@ -45496,10 +45994,11 @@ static int mpich_traced_MPI_Ibsend_c(mpich_MPI_Ibsend_c_fn *tracer_real, const v
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibsend_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibsend_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibsend_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibsend_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 501);
     int tracer_result;
@@ -45588,10 +46087,11 @@ static int mpich_traced_MPI_Imrecv_c(mpich_MPI_Imrecv_c_fn *tracer_real, const v
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, message, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Imrecv_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Imrecv_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Imrecv_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Imrecv_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 502);
     int tracer_result;
@@ -45676,10 +46176,11 @@ static int mpich_traced_MPI_Irecv_c(mpich_MPI_Irecv_c_fn *tracer_real, const voi
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, source, tag, comm, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Irecv_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Irecv_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Irecv_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Irecv_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 503);
     int tracer_result;
@@ -45768,10 +46269,11 @@ static int mpich_traced_MPI_Irsend_c(mpich_MPI_Irsend_c_fn *tracer_real, const v
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Irsend_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Irsend_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Irsend_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Irsend_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 504);
     int tracer_result;
@@ -45860,10 +46362,11 @@ static int mpich_traced_MPI_Isend_c(mpich_MPI_Isend_c_fn *tracer_real, const voi
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isend_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isend_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isend_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isend_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 505);
     int tracer_result;
@@ -45956,10 +46459,11 @@ static int mpich_traced_MPI_Isendrecv_c(mpich_MPI_Isendrecv_c_fn *tracer_real,
     return tracer_real(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype,
                        source, recvtag, comm, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isendrecv_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isendrecv_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isendrecv_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isendrecv_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 506);
     int tracer_result;
@@ -46067,10 +46571,11 @@ static int mpich_traced_MPI_Isendrecv_replace_c(mpich_MPI_Isendrecv_replace_c_fn
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, sendtag, source, recvtag, comm, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isendrecv_replace_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isendrecv_replace_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isendrecv_replace_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isendrecv_replace_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 507);
     int tracer_result;
@@ -46166,10 +46671,11 @@ static int mpich_traced_MPI_Issend_c(mpich_MPI_Issend_c_fn *tracer_real, const v
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Issend_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Issend_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Issend_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Issend_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 508);
     int tracer_result;
@@ -46258,10 +46764,11 @@ static int mpich_traced_MPI_Mrecv_c(mpich_MPI_Mrecv_c_fn *tracer_real, const voi
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, message, status);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Mrecv_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Mrecv_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Mrecv_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Mrecv_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 509);
     int tracer_result;
@@ -46345,10 +46852,11 @@ static int mpich_traced_MPI_Recv_c(mpich_MPI_Recv_c_fn *tracer_real, const void 
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, source, tag, comm, status);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Recv_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Recv_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Recv_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Recv_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 510);
     int tracer_result;
@@ -46437,10 +46945,11 @@ static int mpich_traced_MPI_Recv_init_c(mpich_MPI_Recv_init_c_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, source, tag, comm, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Recv_init_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Recv_init_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Recv_init_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Recv_init_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 511);
     int tracer_result;
@@ -46529,10 +47038,11 @@ static int mpich_traced_MPI_Rsend_c(mpich_MPI_Rsend_c_fn *tracer_real, const voi
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rsend_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rsend_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rsend_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rsend_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 512);
     int tracer_result;
@@ -46618,10 +47128,11 @@ static int mpich_traced_MPI_Rsend_init_c(mpich_MPI_Rsend_init_c_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rsend_init_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rsend_init_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rsend_init_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rsend_init_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 513);
     int tracer_result;
@@ -46710,10 +47221,11 @@ static int mpich_traced_MPI_Send_c(mpich_MPI_Send_c_fn *tracer_real, const void 
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Send_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Send_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Send_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Send_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 514);
     int tracer_result;
@@ -46799,10 +47311,11 @@ static int mpich_traced_MPI_Send_init_c(mpich_MPI_Send_init_c_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Send_init_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Send_init_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Send_init_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Send_init_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 515);
     int tracer_result;
@@ -46895,10 +47408,11 @@ static int mpich_traced_MPI_Sendrecv_c(mpich_MPI_Sendrecv_c_fn *tracer_real,
     return tracer_real(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype,
                        source, recvtag, comm, status);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Sendrecv_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Sendrecv_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Sendrecv_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Sendrecv_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 516);
     int tracer_result;
@@ -47005,10 +47519,11 @@ static int mpich_traced_MPI_Sendrecv_replace_c(mpich_MPI_Sendrecv_replace_c_fn *
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, sendtag, source, recvtag, comm, status);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Sendrecv_replace_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Sendrecv_replace_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Sendrecv_replace_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Sendrecv_replace_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 517);
     int tracer_result;
@@ -47102,10 +47617,11 @@ static int mpich_traced_MPI_Ssend_c(mpich_MPI_Ssend_c_fn *tracer_real, const voi
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ssend_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ssend_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ssend_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ssend_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 518);
     int tracer_result;
@@ -47191,10 +47707,11 @@ static int mpich_traced_MPI_Ssend_init_c(mpich_MPI_Ssend_init_c_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ssend_init_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ssend_init_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ssend_init_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ssend_init_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 519);
     int tracer_result;
@@ -47287,10 +47804,11 @@ static int mpich_traced_MPI_Accumulate_c(mpich_MPI_Accumulate_c_fn *tracer_real,
     return tracer_real(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                        target_count, target_datatype, op, win);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Accumulate_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Accumulate_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Accumulate_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Accumulate_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 520);
     int tracer_result;
@@ -47391,10 +47909,11 @@ static int mpich_traced_MPI_Get_c(mpich_MPI_Get_c_fn *tracer_real, const void *t
     return tracer_real(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                        target_count, target_datatype, win);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 521);
     int tracer_result;
@@ -47495,10 +48014,11 @@ static int mpich_traced_MPI_Get_accumulate_c(mpich_MPI_Get_accumulate_c_fn *trac
                        result_datatype, target_rank, target_disp, target_count, target_datatype, op,
                        win);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_accumulate_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_accumulate_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_accumulate_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_accumulate_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 522);
     int tracer_result;
@@ -47611,10 +48131,11 @@ static int mpich_traced_MPI_Put_c(mpich_MPI_Put_c_fn *tracer_real, const void *t
     return tracer_real(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                        target_count, target_datatype, win);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Put_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Put_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Put_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Put_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 523);
     int tracer_result;
@@ -47713,10 +48234,11 @@ static int mpich_traced_MPI_Raccumulate_c(mpich_MPI_Raccumulate_c_fn *tracer_rea
     return tracer_real(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                        target_count, target_datatype, op, win, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Raccumulate_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Raccumulate_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Raccumulate_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Raccumulate_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 524);
     int tracer_result;
@@ -47820,10 +48342,11 @@ static int mpich_traced_MPI_Rget_c(mpich_MPI_Rget_c_fn *tracer_real, const void 
     return tracer_real(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                        target_count, target_datatype, win, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rget_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rget_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rget_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rget_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 525);
     int tracer_result;
@@ -47929,10 +48452,11 @@ static int mpich_traced_MPI_Rget_accumulate_c(mpich_MPI_Rget_accumulate_c_fn *tr
                        result_datatype, target_rank, target_disp, target_count, target_datatype, op,
                        win, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rget_accumulate_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rget_accumulate_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rget_accumulate_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rget_accumulate_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 526);
     int tracer_result;
@@ -48048,10 +48572,11 @@ static int mpich_traced_MPI_Rput_c(mpich_MPI_Rput_c_fn *tracer_real, const void 
     return tracer_real(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                        target_count, target_datatype, win, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rput_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rput_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rput_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rput_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 527);
     int tracer_result;
@@ -48151,10 +48676,11 @@ static int mpich_traced_MPI_Win_allocate_c(mpich_MPI_Win_allocate_c_fn *tracer_r
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(size, disp_unit, info, comm, baseptr, win);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_allocate_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_allocate_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_allocate_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_allocate_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 528);
     int tracer_result;
@@ -48241,10 +48767,11 @@ static int mpich_traced_MPI_Win_allocate_shared_c(mpich_MPI_Win_allocate_shared_
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(size, disp_unit, info, comm, baseptr, win);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_allocate_shared_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_allocate_shared_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_allocate_shared_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_allocate_shared_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 529);
     int tracer_result;
@@ -48331,10 +48858,11 @@ static int mpich_traced_MPI_Win_create_c(mpich_MPI_Win_create_c_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(base, size, disp_unit, info, comm, win);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_create_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_create_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_create_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_create_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 530);
     int tracer_result;
@@ -48420,10 +48948,11 @@ static int mpich_traced_MPI_Win_shared_query_c(mpich_MPI_Win_shared_query_c_fn *
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win, rank, size, disp_unit, baseptr);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_shared_query_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_shared_query_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_shared_query_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_shared_query_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 531);
     int tracer_result;
@@ -48507,10 +49036,11 @@ static int mpich_traced_MPI_File_open(mpich_MPI_File_open_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, filename, amode, info, fh);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_open) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_open__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_open) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_open__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 532);
     int tracer_result;
@@ -48592,10 +49122,11 @@ static int mpich_traced_MPI_File_close(mpich_MPI_File_close_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_close) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_close__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_close) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_close__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 533);
     int tracer_result;
@@ -48668,10 +49199,11 @@ static int mpich_traced_MPI_File_delete(mpich_MPI_File_delete_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(filename, info);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_delete) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_delete__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_delete) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_delete__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 534);
     int tracer_result;
@@ -48744,10 +49276,11 @@ static int mpich_traced_MPI_File_set_size(mpich_MPI_File_set_size_fn *tracer_rea
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, size);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_set_size) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_set_size__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_set_size) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_set_size__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 535);
     int tracer_result;
@@ -48821,10 +49354,11 @@ static int mpich_traced_MPI_File_preallocate(mpich_MPI_File_preallocate_fn *trac
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, size);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_preallocate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_preallocate__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_preallocate) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_preallocate__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 536);
     int tracer_result;
@@ -48897,10 +49431,11 @@ static int mpich_traced_MPI_File_get_size(mpich_MPI_File_get_size_fn *tracer_rea
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, size);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_size) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_size__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_size) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_size__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 537);
     int tracer_result;
@@ -48974,10 +49509,11 @@ static int mpich_traced_MPI_File_get_group(mpich_MPI_File_get_group_fn *tracer_r
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, group);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_group) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_group__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_group) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_group__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 538);
     int tracer_result;
@@ -49051,10 +49587,11 @@ static int mpich_traced_MPI_File_get_amode(mpich_MPI_File_get_amode_fn *tracer_r
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, amode);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_amode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_amode__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_amode) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_amode__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 539);
     int tracer_result;
@@ -49128,10 +49665,11 @@ static int mpich_traced_MPI_File_set_info(mpich_MPI_File_set_info_fn *tracer_rea
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, info);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_set_info) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_set_info__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_set_info) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_set_info__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 540);
     int tracer_result;
@@ -49205,10 +49743,11 @@ static int mpich_traced_MPI_File_get_info(mpich_MPI_File_get_info_fn *tracer_rea
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, info_used);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_info) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_info__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_info) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_info__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 541);
     int tracer_result;
@@ -49284,10 +49823,11 @@ static int mpich_traced_MPI_File_set_view(mpich_MPI_File_set_view_fn *tracer_rea
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, disp, etype, filetype, datarep, info);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_set_view) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_set_view__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_set_view) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_set_view__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 542);
     int tracer_result;
@@ -49374,10 +49914,11 @@ static int mpich_traced_MPI_File_get_view(mpich_MPI_File_get_view_fn *tracer_rea
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, disp, etype, filetype, datarep);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_view) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_view__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_view) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_view__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 543);
     int tracer_result;
@@ -49465,10 +50006,11 @@ static int mpich_traced_MPI_File_read_at(mpich_MPI_File_read_at_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype, status);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 544);
     int tracer_result;
@@ -49555,10 +50097,11 @@ static int mpich_traced_MPI_File_read_at_all(mpich_MPI_File_read_at_all_fn *trac
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype, status);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_all) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_all__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_all) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_all__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 545);
     int tracer_result;
@@ -49645,10 +50188,11 @@ static int mpich_traced_MPI_File_write_at(mpich_MPI_File_write_at_fn *tracer_rea
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype, status);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 546);
     int tracer_result;
@@ -49735,10 +50279,11 @@ static int mpich_traced_MPI_File_write_at_all(mpich_MPI_File_write_at_all_fn *tr
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype, status);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_all) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_all__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_all) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_all__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 547);
     int tracer_result;
@@ -49825,10 +50370,11 @@ static int mpich_traced_MPI_File_iread_at(mpich_MPI_File_iread_at_fn *tracer_rea
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_at) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_at__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_at) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_at__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 548);
     int tracer_result;
@@ -49916,10 +50462,11 @@ static int mpich_traced_MPI_File_iwrite_at(mpich_MPI_File_iwrite_at_fn *tracer_r
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_at) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_at__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_at) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_at__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 549);
     int tracer_result;
@@ -50006,10 +50553,11 @@ static int mpich_traced_MPI_File_read(mpich_MPI_File_read_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, status);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 550);
     int tracer_result;
@@ -50091,10 +50639,11 @@ static int mpich_traced_MPI_File_read_all(mpich_MPI_File_read_all_fn *tracer_rea
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, status);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_all) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_all__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_all) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_all__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 551);
     int tracer_result;
@@ -50176,10 +50725,11 @@ static int mpich_traced_MPI_File_write(mpich_MPI_File_write_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, status);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 552);
     int tracer_result;
@@ -50262,10 +50812,11 @@ static int mpich_traced_MPI_File_write_all(mpich_MPI_File_write_all_fn *tracer_r
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, status);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_all) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_all__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_all) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_all__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 553);
     int tracer_result;
@@ -50348,10 +50899,11 @@ static int mpich_traced_MPI_File_iread(mpich_MPI_File_iread_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 554);
     int tracer_result;
@@ -50434,10 +50986,11 @@ static int mpich_traced_MPI_File_iwrite(mpich_MPI_File_iwrite_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 555);
     int tracer_result;
@@ -50521,10 +51074,11 @@ static int mpich_traced_MPI_File_seek(mpich_MPI_File_seek_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset, whence);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_seek) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_seek__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_seek) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_seek__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 556);
     int tracer_result;
@@ -50600,10 +51154,11 @@ static int mpich_traced_MPI_File_get_position(mpich_MPI_File_get_position_fn *tr
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_position) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_position__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_position) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_position__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 557);
     int tracer_result;
@@ -50678,10 +51233,11 @@ static int mpich_traced_MPI_File_get_byte_offset(mpich_MPI_File_get_byte_offset_
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset, disp);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_byte_offset) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_byte_offset__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_byte_offset) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_byte_offset__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 558);
     int tracer_result;
@@ -50759,10 +51315,11 @@ static int mpich_traced_MPI_File_read_shared(mpich_MPI_File_read_shared_fn *trac
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, status);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_shared) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_shared__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_shared) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_shared__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 559);
     int tracer_result;
@@ -50846,10 +51403,11 @@ static int mpich_traced_MPI_File_write_shared(mpich_MPI_File_write_shared_fn *tr
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, status);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_shared) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_shared__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_shared) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_shared__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 560);
     int tracer_result;
@@ -50933,10 +51491,11 @@ static int mpich_traced_MPI_File_iread_shared(mpich_MPI_File_iread_shared_fn *tr
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_shared) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_shared__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_shared) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_shared__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 561);
     int tracer_result;
@@ -51021,10 +51580,11 @@ static int mpich_traced_MPI_File_iwrite_shared(mpich_MPI_File_iwrite_shared_fn *
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_shared) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_shared__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_shared) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_shared__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 562);
     int tracer_result;
@@ -51108,10 +51668,11 @@ static int mpich_traced_MPI_File_read_ordered(mpich_MPI_File_read_ordered_fn *tr
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, status);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_ordered) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_ordered__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_ordered) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_ordered__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 563);
     int tracer_result;
@@ -51195,10 +51756,11 @@ static int mpich_traced_MPI_File_write_ordered(mpich_MPI_File_write_ordered_fn *
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, status);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_ordered) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_ordered__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_ordered) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_ordered__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 564);
     int tracer_result;
@@ -51281,10 +51843,11 @@ static int mpich_traced_MPI_File_seek_shared(mpich_MPI_File_seek_shared_fn *trac
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset, whence);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_seek_shared) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_seek_shared__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_seek_shared) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_seek_shared__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 565);
     int tracer_result;
@@ -51361,10 +51924,11 @@ static int mpich_traced_MPI_File_get_position_shared(mpich_MPI_File_get_position
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_position_shared) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_position_shared__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_position_shared) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_position_shared__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 566);
     int tracer_result;
@@ -51441,10 +52005,11 @@ static int mpich_traced_MPI_File_read_at_all_begin(mpich_MPI_File_read_at_all_be
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_all_begin) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_all_begin__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_all_begin) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_all_begin__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 567);
     int tracer_result;
@@ -51527,10 +52092,11 @@ static int mpich_traced_MPI_File_read_at_all_end(mpich_MPI_File_read_at_all_end_
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, status);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_all_end) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_all_end__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_all_end) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_all_end__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 568);
     int tracer_result;
@@ -51608,10 +52174,11 @@ static int mpich_traced_MPI_File_write_at_all_begin(mpich_MPI_File_write_at_all_
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_all_begin) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_all_begin__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_all_begin) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_all_begin__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 569);
     int tracer_result;
@@ -51694,10 +52261,11 @@ static int mpich_traced_MPI_File_write_at_all_end(mpich_MPI_File_write_at_all_en
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, status);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_all_end) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_all_end__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_all_end) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_all_end__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 570);
     int tracer_result;
@@ -51774,10 +52342,11 @@ static int mpich_traced_MPI_File_read_all_begin(mpich_MPI_File_read_all_begin_fn
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_all_begin) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_all_begin__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_all_begin) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_all_begin__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 571);
     int tracer_result;
@@ -51857,10 +52426,11 @@ static int mpich_traced_MPI_File_read_all_end(mpich_MPI_File_read_all_end_fn *tr
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, status);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_all_end) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_all_end__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_all_end) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_all_end__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 572);
     int tracer_result;
@@ -51937,10 +52507,11 @@ static int mpich_traced_MPI_File_write_all_begin(mpich_MPI_File_write_all_begin_
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_all_begin) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_all_begin__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_all_begin) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_all_begin__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 573);
     int tracer_result;
@@ -52020,10 +52591,11 @@ static int mpich_traced_MPI_File_write_all_end(mpich_MPI_File_write_all_end_fn *
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, status);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_all_end) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_all_end__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_all_end) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_all_end__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 574);
     int tracer_result;
@@ -52100,10 +52672,11 @@ static int mpich_traced_MPI_File_read_ordered_begin(mpich_MPI_File_read_ordered_
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_ordered_begin) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_ordered_begin__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_ordered_begin) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_ordered_begin__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 575);
     int tracer_result;
@@ -52183,10 +52756,11 @@ static int mpich_traced_MPI_File_read_ordered_end(mpich_MPI_File_read_ordered_en
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, status);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_ordered_end) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_ordered_end__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_ordered_end) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_ordered_end__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 576);
     int tracer_result;
@@ -52264,10 +52838,11 @@ static int mpich_traced_MPI_File_write_ordered_begin(mpich_MPI_File_write_ordere
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_ordered_begin) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_ordered_begin__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_ordered_begin) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_ordered_begin__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 577);
     int tracer_result;
@@ -52347,10 +52922,11 @@ static int mpich_traced_MPI_File_write_ordered_end(mpich_MPI_File_write_ordered_
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, status);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_ordered_end) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_ordered_end__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_ordered_end) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_ordered_end__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 578);
     int tracer_result;
@@ -52427,10 +53003,11 @@ static int mpich_traced_MPI_File_get_type_extent(mpich_MPI_File_get_type_extent_
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, datatype, extent);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_type_extent) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_type_extent__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_type_extent) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_type_extent__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 579);
     int tracer_result;
@@ -52512,10 +53089,11 @@ static int mpich_traced_MPI_Register_datarep(mpich_MPI_Register_datarep_fn *trac
     return tracer_real(datarep, read_conversion_fn, write_conversion_fn, dtype_file_extent_fn,
                        extra_state);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Register_datarep) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Register_datarep__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Register_datarep) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Register_datarep__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 580);
     int tracer_result;
@@ -52603,10 +53181,11 @@ static int mpich_traced_MPI_File_set_atomicity(mpich_MPI_File_set_atomicity_fn *
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, flag);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_set_atomicity) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_set_atomicity__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_set_atomicity) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_set_atomicity__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 581);
     int tracer_result;
@@ -52679,10 +53258,11 @@ static int mpich_traced_MPI_File_get_atomicity(mpich_MPI_File_get_atomicity_fn *
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, flag);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_atomicity) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_atomicity__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_atomicity) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_atomicity__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 582);
     int tracer_result;
@@ -52756,10 +53336,11 @@ static int mpich_traced_MPI_File_sync(mpich_MPI_File_sync_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_sync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_sync__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_sync) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_sync__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 583);
     int tracer_result;
@@ -52832,10 +53413,11 @@ static int mpich_traced_MPI_File_iread_at_all(mpich_MPI_File_iread_at_all_fn *tr
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_at_all) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_at_all__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_at_all) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_at_all__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 584);
     int tracer_result;
@@ -52923,10 +53505,11 @@ static int mpich_traced_MPI_File_iwrite_at_all(mpich_MPI_File_iwrite_at_all_fn *
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_at_all) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_at_all__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_at_all) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_at_all__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 585);
     int tracer_result;
@@ -53013,10 +53596,11 @@ static int mpich_traced_MPI_File_iread_all(mpich_MPI_File_iread_all_fn *tracer_r
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_all) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_all__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_all) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_all__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 586);
     int tracer_result;
@@ -53100,10 +53684,11 @@ static int mpich_traced_MPI_File_iwrite_all(mpich_MPI_File_iwrite_all_fn *tracer
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_all) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_all__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_all) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_all__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 587);
     int tracer_result;
@@ -53187,10 +53772,11 @@ static int mpich_traced_MPI_File_read_c(mpich_MPI_File_read_c_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, status);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 588);
     int tracer_result;
@@ -53274,10 +53860,11 @@ static int mpich_traced_MPI_File_read_all_c(mpich_MPI_File_read_all_c_fn *tracer
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, status);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_all_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_all_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_all_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_all_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 589);
     int tracer_result;
@@ -53360,10 +53947,11 @@ static int mpich_traced_MPI_File_read_all_begin_c(mpich_MPI_File_read_all_begin_
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_all_begin_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_all_begin_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_all_begin_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_all_begin_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 590);
     int tracer_result;
@@ -53444,10 +54032,11 @@ static int mpich_traced_MPI_File_read_at_c(mpich_MPI_File_read_at_c_fn *tracer_r
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype, status);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 591);
     int tracer_result;
@@ -53534,10 +54123,11 @@ static int mpich_traced_MPI_File_read_at_all_c(mpich_MPI_File_read_at_all_c_fn *
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype, status);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_all_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_all_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_all_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_all_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 592);
     int tracer_result;
@@ -53624,10 +54214,11 @@ static int mpich_traced_MPI_File_read_at_all_begin_c(mpich_MPI_File_read_at_all_
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_all_begin_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_all_begin_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_all_begin_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_all_begin_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 593);
     int tracer_result;
@@ -53711,10 +54302,11 @@ static int mpich_traced_MPI_File_read_ordered_c(mpich_MPI_File_read_ordered_c_fn
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, status);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_ordered_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_ordered_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_ordered_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_ordered_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 594);
     int tracer_result;
@@ -53798,10 +54390,11 @@ static int mpich_traced_MPI_File_read_ordered_begin_c(mpich_MPI_File_read_ordere
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_ordered_begin_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_ordered_begin_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_ordered_begin_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_ordered_begin_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 595);
     int tracer_result;
@@ -53882,10 +54475,11 @@ static int mpich_traced_MPI_File_read_shared_c(mpich_MPI_File_read_shared_c_fn *
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, status);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_shared_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_shared_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_shared_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_shared_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 596);
     int tracer_result;
@@ -53968,10 +54562,11 @@ static int mpich_traced_MPI_File_write_c(mpich_MPI_File_write_c_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, status);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 597);
     int tracer_result;
@@ -54055,10 +54650,11 @@ static int mpich_traced_MPI_File_write_all_c(mpich_MPI_File_write_all_c_fn *trac
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, status);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_all_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_all_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_all_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_all_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 598);
     int tracer_result;
@@ -54142,10 +54738,11 @@ static int mpich_traced_MPI_File_write_all_begin_c(mpich_MPI_File_write_all_begi
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_all_begin_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_all_begin_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_all_begin_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_all_begin_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 599);
     int tracer_result;
@@ -54226,10 +54823,11 @@ static int mpich_traced_MPI_File_write_at_c(mpich_MPI_File_write_at_c_fn *tracer
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype, status);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 600);
     int tracer_result;
@@ -54316,10 +54914,11 @@ static int mpich_traced_MPI_File_write_at_all_c(mpich_MPI_File_write_at_all_c_fn
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype, status);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_all_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_all_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_all_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_all_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 601);
     int tracer_result;
@@ -54406,10 +55005,11 @@ static int mpich_traced_MPI_File_write_at_all_begin_c(mpich_MPI_File_write_at_al
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_all_begin_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_all_begin_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_all_begin_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_all_begin_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 602);
     int tracer_result;
@@ -54493,10 +55093,11 @@ static int mpich_traced_MPI_File_write_ordered_c(mpich_MPI_File_write_ordered_c_
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, status);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_ordered_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_ordered_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_ordered_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_ordered_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 603);
     int tracer_result;
@@ -54580,10 +55181,11 @@ static int mpich_traced_MPI_File_write_ordered_begin_c(mpich_MPI_File_write_orde
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_ordered_begin_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_ordered_begin_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_ordered_begin_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_ordered_begin_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 604);
     int tracer_result;
@@ -54665,10 +55267,11 @@ static int mpich_traced_MPI_File_write_shared_c(mpich_MPI_File_write_shared_c_fn
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, status);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_shared_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_shared_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_shared_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_shared_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 605);
     int tracer_result;
@@ -54752,10 +55355,11 @@ static int mpich_traced_MPI_File_iread_c(mpich_MPI_File_iread_c_fn *tracer_real,
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 606);
     int tracer_result;
@@ -54840,10 +55444,11 @@ static int mpich_traced_MPI_File_iread_all_c(mpich_MPI_File_iread_all_c_fn *trac
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_all_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_all_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_all_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_all_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 607);
     int tracer_result;
@@ -54928,10 +55533,11 @@ static int mpich_traced_MPI_File_iread_at_c(mpich_MPI_File_iread_at_c_fn *tracer
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_at_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_at_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_at_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_at_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 608);
     int tracer_result;
@@ -55019,10 +55625,11 @@ static int mpich_traced_MPI_File_iread_at_all_c(mpich_MPI_File_iread_at_all_c_fn
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_at_all_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_at_all_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_at_all_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_at_all_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 609);
     int tracer_result;
@@ -55110,10 +55717,11 @@ static int mpich_traced_MPI_File_iread_shared_c(mpich_MPI_File_iread_shared_c_fn
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_shared_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_shared_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_shared_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_shared_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 610);
     int tracer_result;
@@ -55198,10 +55806,11 @@ static int mpich_traced_MPI_File_iwrite_c(mpich_MPI_File_iwrite_c_fn *tracer_rea
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 611);
     int tracer_result;
@@ -55286,10 +55895,11 @@ static int mpich_traced_MPI_File_iwrite_all_c(mpich_MPI_File_iwrite_all_c_fn *tr
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_all_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_all_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_all_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_all_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 612);
     int tracer_result;
@@ -55374,10 +55984,11 @@ static int mpich_traced_MPI_File_iwrite_at_c(mpich_MPI_File_iwrite_at_c_fn *trac
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_at_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_at_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_at_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_at_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 613);
     int tracer_result;
@@ -55466,10 +56077,11 @@ static int mpich_traced_MPI_File_iwrite_at_all_c(mpich_MPI_File_iwrite_at_all_c_
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_at_all_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_at_all_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_at_all_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_at_all_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 614);
     int tracer_result;
@@ -55557,10 +56169,11 @@ static int mpich_traced_MPI_File_iwrite_shared_c(mpich_MPI_File_iwrite_shared_c_
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_shared_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_shared_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_shared_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_shared_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 615);
     int tracer_result;
@@ -55644,10 +56257,11 @@ static int mpich_traced_MPI_File_get_type_extent_c(mpich_MPI_File_get_type_exten
   if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, datatype, extent);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_type_extent_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_type_extent_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_type_extent_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_type_extent_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 616);
     int tracer_result;
@@ -55729,10 +56343,11 @@ static int mpich_traced_MPI_Register_datarep_c(mpich_MPI_Register_datarep_c_fn *
     return tracer_real(datarep, read_conversion_fn, write_conversion_fn, dtype_file_extent_fn,
                        extra_state);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Register_datarep_c) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Register_datarep_c__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Register_datarep_c) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Register_datarep_c__full);
+  if (tracer_batched) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 617);
     int tracer_result;

@@ -428,10 +428,11 @@ static cl_int opencl_traced_clGetPlatformIDs(opencl_clGetPlatformIDs_fn *tracer_
   if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(num_entries, platforms, num_platforms);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformIDs) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformIDs__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformIDs) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformIDs__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 0);
     cl_int tracer_result;
@@ -511,10 +512,11 @@ static cl_int opencl_traced_clGetPlatformInfo(opencl_clGetPlatformInfo_fn *trace
   if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(platform, param_name, param_value_size, param_value, param_value_size_ret);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformInfo) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformInfo__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformInfo) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformInfo__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 1);
     cl_int tracer_result;
@@ -602,10 +604,11 @@ static cl_int opencl_traced_clGetDeviceIDs(opencl_clGetDeviceIDs_fn *tracer_real
   if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(platform, device_type, num_entries, devices, num_devices);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceIDs) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceIDs__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceIDs) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceIDs__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 2);
     cl_int tracer_result;
@@ -691,10 +694,11 @@ static cl_int opencl_traced_clGetDeviceInfo(opencl_clGetDeviceInfo_fn *tracer_re
   if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device, param_name, param_value_size, param_value, param_value_size_ret);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceInfo) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceInfo__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceInfo) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceInfo__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 3);
     cl_int tracer_result;
@@ -782,10 +786,11 @@ static cl_int opencl_traced_clCreateSubDevices(opencl_clCreateSubDevices_fn *tra
   if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(in_device, properties, num_devices, out_devices, num_devices_ret);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevices) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevices__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevices) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevices__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 4);
     cl_int tracer_result;
@@ -870,10 +875,11 @@ static cl_int opencl_traced_clRetainDevice(opencl_clRetainDevice_fn *tracer_real
   if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDevice) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDevice__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDevice) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDevice__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 5);
     cl_int tracer_result;
@@ -944,10 +950,11 @@ static cl_int opencl_traced_clReleaseDevice(opencl_clReleaseDevice_fn *tracer_re
   if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDevice) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDevice__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDevice) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDevice__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 6);
     cl_int tracer_result;
@@ -1020,10 +1027,11 @@ static cl_int opencl_traced_clSetDefaultDeviceCommandQueue(opencl_clSetDefaultDe
   if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(context, device, command_queue);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetDefaultDeviceCommandQueue) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetDefaultDeviceCommandQueue__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetDefaultDeviceCommandQueue) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetDefaultDeviceCommandQueue__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 7);
     cl_int tracer_result;
@@ -1103,10 +1111,11 @@ static cl_int opencl_traced_clGetDeviceAndHostTimer(opencl_clGetDeviceAndHostTim
   if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device, device_timestamp, host_timestamp);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceAndHostTimer) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceAndHostTimer__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceAndHostTimer) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceAndHostTimer__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 8);
     cl_int tracer_result;
@@ -1187,10 +1196,11 @@ static cl_int opencl_traced_clGetHostTimer(opencl_clGetHostTimer_fn *tracer_real
   if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device, host_timestamp);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetHostTimer) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetHostTimer__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetHostTimer) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetHostTimer__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 9);
     cl_int tracer_result;
@@ -1427,10 +1437,11 @@ static cl_int opencl_traced_clRetainContext(opencl_clRetainContext_fn *tracer_re
   if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(context);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainContext) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainContext__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainContext) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainContext__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 12);
     cl_int tracer_result;
@@ -1501,10 +1512,11 @@ static cl_int opencl_traced_clReleaseContext(opencl_clReleaseContext_fn *tracer_
   if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(context);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseContext) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseContext__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseContext) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseContext__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 13);
     cl_int tracer_result;
@@ -1577,10 +1589,11 @@ static cl_int opencl_traced_clGetContextInfo(opencl_clGetContextInfo_fn *tracer_
   if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(context, param_name, param_value_size, param_value, param_value_size_ret);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetContextInfo) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetContextInfo__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetContextInfo) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetContextInfo__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 14);
     cl_int tracer_result;
@@ -1669,10 +1682,11 @@ static cl_int opencl_traced_clSetContextDestructorCallback(opencl_clSetContextDe
   if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(context, pfn_notify, user_data);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetContextDestructorCallback) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetContextDestructorCallback__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetContextDestructorCallback) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetContextDestructorCallback__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 15);
     cl_int tracer_result;
@@ -1828,10 +1842,11 @@ static cl_int opencl_traced_clRetainCommandQueue(opencl_clRetainCommandQueue_fn 
   if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandQueue) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandQueue__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandQueue) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandQueue__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 17);
     cl_int tracer_result;
@@ -1903,10 +1918,11 @@ static cl_int opencl_traced_clReleaseCommandQueue(opencl_clReleaseCommandQueue_f
   if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandQueue) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandQueue__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandQueue) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandQueue__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 18);
     cl_int tracer_result;
@@ -1983,10 +1999,11 @@ static cl_int opencl_traced_clGetCommandQueueInfo(opencl_clGetCommandQueueInfo_f
     return tracer_real(command_queue, param_name, param_value_size, param_value,
                        param_value_size_ret);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandQueueInfo) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandQueueInfo__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandQueueInfo) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandQueueInfo__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 19);
     cl_int tracer_result;
@@ -2557,10 +2574,11 @@ static cl_int opencl_traced_clRetainMemObject(opencl_clRetainMemObject_fn *trace
   if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(memobj);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainMemObject) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainMemObject__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainMemObject) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainMemObject__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 26);
     cl_int tracer_result;
@@ -2631,10 +2649,11 @@ static cl_int opencl_traced_clReleaseMemObject(opencl_clReleaseMemObject_fn *tra
   if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(memobj);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseMemObject) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseMemObject__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseMemObject) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseMemObject__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 27);
     cl_int tracer_result;
@@ -2710,10 +2729,11 @@ static cl_int opencl_traced_clGetSupportedImageFormats(opencl_clGetSupportedImag
   if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(context, flags, image_type, num_entries, image_formats, num_image_formats);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSupportedImageFormats) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSupportedImageFormats__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSupportedImageFormats) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSupportedImageFormats__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 28);
     cl_int tracer_result;
@@ -2804,10 +2824,11 @@ static cl_int opencl_traced_clGetMemObjectInfo(opencl_clGetMemObjectInfo_fn *tra
   if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(memobj, param_name, param_value_size, param_value, param_value_size_ret);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemObjectInfo) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemObjectInfo__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemObjectInfo) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemObjectInfo__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 29);
     cl_int tracer_result;
@@ -2895,10 +2916,11 @@ static cl_int opencl_traced_clGetImageInfo(opencl_clGetImageInfo_fn *tracer_real
   if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(image, param_name, param_value_size, param_value, param_value_size_ret);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageInfo) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageInfo__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageInfo) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageInfo__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 30);
     cl_int tracer_result;
@@ -2985,10 +3007,11 @@ static cl_int opencl_traced_clGetPipeInfo(opencl_clGetPipeInfo_fn *tracer_real,
   if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pipe, param_name, param_value_size, param_value, param_value_size_ret);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPipeInfo) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPipeInfo__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPipeInfo) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPipeInfo__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 31);
     cl_int tracer_result;
@@ -3076,10 +3099,11 @@ static cl_int opencl_traced_clSetMemObjectDestructorCallback(opencl_clSetMemObje
   if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(memobj, pfn_notify, user_data);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorCallback) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorCallback__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorCallback) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorCallback__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 32);
     cl_int tracer_result;
@@ -3158,10 +3182,11 @@ static void *opencl_traced_clSVMAlloc(opencl_clSVMAlloc_fn *tracer_real, const v
   if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(context, flags, size, alignment);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAlloc) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAlloc__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAlloc) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAlloc__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 33);
     void *tracer_result;
@@ -3242,10 +3267,11 @@ static void opencl_traced_clSVMFree(opencl_clSVMFree_fn *tracer_real, const void
     tracer_real(context, svm_pointer);
     return;
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFree) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFree__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFree) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFree__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 34);
     uint64_t tracer_start = tracer_now();
@@ -3390,10 +3416,11 @@ static cl_int opencl_traced_clRetainSampler(opencl_clRetainSampler_fn *tracer_re
   if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sampler);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSampler) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSampler__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSampler) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSampler__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 36);
     cl_int tracer_result;
@@ -3464,10 +3491,11 @@ static cl_int opencl_traced_clReleaseSampler(opencl_clReleaseSampler_fn *tracer_
   if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sampler);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSampler) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSampler__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSampler) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSampler__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 37);
     cl_int tracer_result;
@@ -3540,10 +3568,11 @@ static cl_int opencl_traced_clGetSamplerInfo(opencl_clGetSamplerInfo_fn *tracer_
   if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sampler, param_name, param_value_size, param_value, param_value_size_ret);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSamplerInfo) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSamplerInfo__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSamplerInfo) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSamplerInfo__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 38);
     cl_int tracer_result;
@@ -3951,10 +3980,11 @@ static cl_int opencl_traced_clRetainProgram(opencl_clRetainProgram_fn *tracer_re
   if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(program);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainProgram) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainProgram__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainProgram) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainProgram__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 43);
     cl_int tracer_result;
@@ -4025,10 +4055,11 @@ static cl_int opencl_traced_clReleaseProgram(opencl_clReleaseProgram_fn *tracer_
   if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(program);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseProgram) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseProgram__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseProgram) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseProgram__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 44);
     cl_int tracer_result;
@@ -4102,10 +4133,11 @@ static cl_int opencl_traced_clBuildProgram(opencl_clBuildProgram_fn *tracer_real
   if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(program, num_devices, device_list, options, pfn_notify, user_data);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clBuildProgram) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clBuildProgram__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clBuildProgram) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clBuildProgram__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 45);
     cl_int tracer_result;
@@ -4197,10 +4229,11 @@ static cl_int opencl_traced_clCompileProgram(opencl_clCompileProgram_fn *tracer_
     return tracer_real(program, num_devices, device_list, options, num_input_headers, input_headers,
                        header_include_names, pfn_notify, user_data);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCompileProgram) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCompileProgram__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCompileProgram) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCompileProgram__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 46);
     cl_int tracer_result;
@@ -4396,10 +4429,11 @@ static cl_int opencl_traced_clSetProgramReleaseCallback(opencl_clSetProgramRelea
   if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(program, pfn_notify, user_data);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramReleaseCallback) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramReleaseCallback__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramReleaseCallback) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramReleaseCallback__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 48);
     cl_int tracer_result;
@@ -4480,10 +4514,11 @@ static cl_int opencl_traced_clSetProgramSpecializationConstant(opencl_clSetProgr
   if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(program, spec_id, spec_size, spec_value);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramSpecializationConstant) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramSpecializationConstant__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramSpecializationConstant) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramSpecializationConstant__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 49);
     cl_int tracer_result;
@@ -4564,10 +4599,11 @@ static cl_int opencl_traced_clUnloadPlatformCompiler(opencl_clUnloadPlatformComp
   if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(platform);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadPlatformCompiler) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadPlatformCompiler__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadPlatformCompiler) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadPlatformCompiler__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 50);
     cl_int tracer_result;
@@ -4640,10 +4676,11 @@ static cl_int opencl_traced_clGetProgramInfo(opencl_clGetProgramInfo_fn *tracer_
   if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(program, param_name, param_value_size, param_value, param_value_size_ret);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramInfo) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramInfo__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramInfo) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramInfo__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 51);
     cl_int tracer_result;
@@ -4734,10 +4771,11 @@ static cl_int opencl_traced_clGetProgramBuildInfo(opencl_clGetProgramBuildInfo_f
     return tracer_real(program, device, param_name, param_value_size, param_value,
                        param_value_size_ret);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramBuildInfo) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramBuildInfo__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramBuildInfo) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramBuildInfo__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 52);
     cl_int tracer_result;
@@ -4899,10 +4937,11 @@ static cl_int opencl_traced_clCreateKernelsInProgram(opencl_clCreateKernelsInPro
   if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(program, num_kernels, kernels, num_kernels_ret);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernelsInProgram) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernelsInProgram__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernelsInProgram) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernelsInProgram__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 54);
     cl_int tracer_result;
@@ -5049,10 +5088,11 @@ static cl_int opencl_traced_clRetainKernel(opencl_clRetainKernel_fn *tracer_real
   if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(kernel);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainKernel) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainKernel__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainKernel) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainKernel__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 56);
     cl_int tracer_result;
@@ -5123,10 +5163,11 @@ static cl_int opencl_traced_clReleaseKernel(opencl_clReleaseKernel_fn *tracer_re
   if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(kernel);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseKernel) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseKernel__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseKernel) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseKernel__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 57);
     cl_int tracer_result;
@@ -5199,10 +5240,11 @@ static cl_int opencl_traced_clSetKernelArg(opencl_clSetKernelArg_fn *tracer_real
   if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(kernel, arg_index, arg_size, arg_value);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArg) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArg__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArg) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArg__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 58);
     cl_int tracer_result;
@@ -5282,10 +5324,11 @@ static cl_int opencl_traced_clSetKernelArgSVMPointer(opencl_clSetKernelArgSVMPoi
   if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(kernel, arg_index, arg_value);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointer) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointer__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointer) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointer__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 59);
     cl_int tracer_result;
@@ -5364,10 +5407,11 @@ static cl_int opencl_traced_clSetKernelExecInfo(opencl_clSetKernelExecInfo_fn *t
   if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(kernel, param_name, param_value_size, param_value);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfo) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfo__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfo) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfo__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 60);
     cl_int tracer_result;
@@ -5449,10 +5493,11 @@ static cl_int opencl_traced_clGetKernelInfo(opencl_clGetKernelInfo_fn *tracer_re
   if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(kernel, param_name, param_value_size, param_value, param_value_size_ret);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelInfo) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelInfo__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelInfo) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelInfo__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 61);
     cl_int tracer_result;
@@ -5541,10 +5586,11 @@ static cl_int opencl_traced_clGetKernelArgInfo(opencl_clGetKernelArgInfo_fn *tra
     return tracer_real(kernel, arg_indx, param_name, param_value_size, param_value,
                        param_value_size_ret);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelArgInfo) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelArgInfo__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelArgInfo) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelArgInfo__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 62);
     cl_int tracer_result;
@@ -5639,10 +5685,11 @@ static cl_int opencl_traced_clGetKernelWorkGroupInfo(opencl_clGetKernelWorkGroup
     return tracer_real(kernel, device, param_name, param_value_size, param_value,
                        param_value_size_ret);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelWorkGroupInfo) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelWorkGroupInfo__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelWorkGroupInfo) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelWorkGroupInfo__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 63);
     cl_int tracer_result;
@@ -5740,10 +5787,11 @@ static cl_int opencl_traced_clGetKernelSubGroupInfo(opencl_clGetKernelSubGroupIn
     return tracer_real(kernel, device, param_name, input_value_size, input_value, param_value_size,
                        param_value, param_value_size_ret);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfo) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfo__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfo) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfo__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 64);
     cl_int tracer_result;
@@ -5841,10 +5889,11 @@ static cl_int opencl_traced_clWaitForEvents(opencl_clWaitForEvents_fn *tracer_re
   if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(num_events, event_list);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clWaitForEvents) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clWaitForEvents__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clWaitForEvents) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clWaitForEvents__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 65);
     cl_int tracer_result;
@@ -5920,10 +5969,11 @@ static cl_int opencl_traced_clGetEventInfo(opencl_clGetEventInfo_fn *tracer_real
   if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(event, param_name, param_value_size, param_value, param_value_size_ret);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventInfo) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventInfo__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventInfo) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventInfo__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 66);
     cl_int tracer_result;
@@ -6074,10 +6124,11 @@ static cl_int opencl_traced_clRetainEvent(opencl_clRetainEvent_fn *tracer_real,
   if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainEvent) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainEvent__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainEvent) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainEvent__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 68);
     cl_int tracer_result;
@@ -6148,10 +6199,11 @@ static cl_int opencl_traced_clReleaseEvent(opencl_clReleaseEvent_fn *tracer_real
   if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseEvent) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseEvent__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseEvent) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseEvent__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 69);
     cl_int tracer_result;
@@ -6223,10 +6275,11 @@ static cl_int opencl_traced_clSetUserEventStatus(opencl_clSetUserEventStatus_fn 
   if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(event, execution_status);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetUserEventStatus) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetUserEventStatus__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetUserEventStatus) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetUserEventStatus__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 70);
     cl_int tracer_result;
@@ -6303,10 +6356,11 @@ static cl_int opencl_traced_clSetEventCallback(opencl_clSetEventCallback_fn *tra
   if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(event, command_exec_callback_type, pfn_notify, user_data);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetEventCallback) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetEventCallback__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetEventCallback) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetEventCallback__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 71);
     cl_int tracer_result;
@@ -6389,10 +6443,11 @@ static cl_int opencl_traced_clGetEventProfilingInfo(opencl_clGetEventProfilingIn
   if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(event, param_name, param_value_size, param_value, param_value_size_ret);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventProfilingInfo) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventProfilingInfo__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventProfilingInfo) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventProfilingInfo__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 72);
     cl_int tracer_result;
@@ -6479,10 +6534,11 @@ static cl_int opencl_traced_clFlush(opencl_clFlush_fn *tracer_real, const void *
   if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFlush) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFlush__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFlush) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFlush__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 73);
     cl_int tracer_result;
@@ -6553,10 +6609,11 @@ static cl_int opencl_traced_clFinish(opencl_clFinish_fn *tracer_real, const void
   if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinish) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinish__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinish) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinish__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 74);
     cl_int tracer_result;
@@ -7626,10 +7683,11 @@ static cl_int opencl_traced_clEnqueueFillImage(opencl_clEnqueueFillImage_fn *tra
     return tracer_real(command_queue, image, fill_color, origin, region, num_events_in_wait_list,
                        event_wait_list, event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillImage) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillImage__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillImage) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillImage__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 84);
     cl_int tracer_result;
@@ -7834,10 +7892,11 @@ static cl_int opencl_traced_clEnqueueCopyImageToBuffer(opencl_clEnqueueCopyImage
     return tracer_real(command_queue, src_image, dst_buffer, src_origin, region, dst_offset,
                        num_events_in_wait_list, event_wait_list, event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImageToBuffer) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImageToBuffer__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImageToBuffer) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImageToBuffer__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 86);
     cl_int tracer_result;
@@ -7945,10 +8004,11 @@ static cl_int opencl_traced_clEnqueueCopyBufferToImage(opencl_clEnqueueCopyBuffe
     return tracer_real(command_queue, src_buffer, dst_image, src_offset, dst_origin, region,
                        num_events_in_wait_list, event_wait_list, event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferToImage) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferToImage__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferToImage) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferToImage__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 87);
     cl_int tracer_result;
@@ -8373,10 +8433,11 @@ static cl_int opencl_traced_clEnqueueMigrateMemObjects(opencl_clEnqueueMigrateMe
     return tracer_real(command_queue, num_mem_objects, mem_objects, flags, num_events_in_wait_list,
                        event_wait_list, event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjects) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjects__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjects) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjects__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 91);
     cl_int tracer_result;
@@ -8582,10 +8643,11 @@ static cl_int opencl_traced_clEnqueueNativeKernel(opencl_clEnqueueNativeKernel_f
     return tracer_real(command_queue, user_func, args, cb_args, num_mem_objects, mem_list,
                        args_mem_loc, num_events_in_wait_list, event_wait_list, event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNativeKernel) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNativeKernel__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNativeKernel) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNativeKernel__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 93);
     cl_int tracer_result;
@@ -8693,10 +8755,11 @@ static cl_int opencl_traced_clEnqueueMarkerWithWaitList(opencl_clEnqueueMarkerWi
   if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, num_events_in_wait_list, event_wait_list, event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarkerWithWaitList) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarkerWithWaitList__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarkerWithWaitList) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarkerWithWaitList__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 94);
     cl_int tracer_result;
@@ -8783,10 +8846,11 @@ static cl_int opencl_traced_clEnqueueBarrierWithWaitList(opencl_clEnqueueBarrier
   if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, num_events_in_wait_list, event_wait_list, event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrierWithWaitList) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrierWithWaitList__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrierWithWaitList) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrierWithWaitList__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 95);
     cl_int tracer_result;
@@ -8875,10 +8939,11 @@ static cl_int opencl_traced_clEnqueueSVMFree(opencl_clEnqueueSVMFree_fn *tracer_
     return tracer_real(command_queue, num_svm_pointers, svm_pointers, pfn_free_func, user_data,
                        num_events_in_wait_list, event_wait_list, event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFree) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFree__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFree) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFree__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 96);
     cl_int tracer_result;
@@ -9174,10 +9239,11 @@ static cl_int opencl_traced_clEnqueueSVMMap(opencl_clEnqueueSVMMap_fn *tracer_re
     return tracer_real(command_queue, blocking_map, flags, svm_ptr, size, num_events_in_wait_list,
                        event_wait_list, event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMap) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMap__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMap) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMap__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 99);
     cl_int tracer_result;
@@ -9275,10 +9341,11 @@ static cl_int opencl_traced_clEnqueueSVMUnmap(opencl_clEnqueueSVMUnmap_fn *trace
   if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, svm_ptr, num_events_in_wait_list, event_wait_list, event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmap) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmap__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmap) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmap__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 100);
     cl_int tracer_result;
@@ -9371,10 +9438,11 @@ static cl_int opencl_traced_clEnqueueSVMMigrateMem(opencl_clEnqueueSVMMigrateMem
     return tracer_real(command_queue, num_svm_pointers, svm_pointers, sizes, flags,
                        num_events_in_wait_list, event_wait_list, event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMigrateMem) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMigrateMem__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMigrateMem) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMigrateMem__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 101);
     cl_int tracer_result;
@@ -9474,10 +9542,11 @@ static void *opencl_traced_clGetExtensionFunctionAddressForPlatform(opencl_clGet
   if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(platform, func_name);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 102);
     void *tracer_result;
@@ -9557,10 +9626,11 @@ static cl_int opencl_traced_clSetCommandQueueProperty(opencl_clSetCommandQueuePr
   if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, properties, enable, old_properties);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetCommandQueueProperty) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetCommandQueueProperty__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetCommandQueueProperty) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetCommandQueueProperty__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 103);
     cl_int tracer_result;
@@ -9829,10 +9899,11 @@ static cl_int opencl_traced_clEnqueueMarker(opencl_clEnqueueMarker_fn *tracer_re
   if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarker) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarker__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarker) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarker__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 106);
     cl_int tracer_result;
@@ -9909,10 +9980,11 @@ static cl_int opencl_traced_clEnqueueWaitForEvents(opencl_clEnqueueWaitForEvents
   if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, num_events, event_list);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitForEvents) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitForEvents__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitForEvents) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitForEvents__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 107);
     cl_int tracer_result;
@@ -9991,10 +10063,11 @@ static cl_int opencl_traced_clEnqueueBarrier(opencl_clEnqueueBarrier_fn *tracer_
   if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrier) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrier__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrier) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrier__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 108);
     cl_int tracer_result;
@@ -10065,10 +10138,11 @@ static cl_int opencl_traced_clUnloadCompiler(opencl_clUnloadCompiler_fn *tracer_
   if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real();
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadCompiler) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadCompiler__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadCompiler) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadCompiler__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 109);
     cl_int tracer_result;
@@ -10138,10 +10212,11 @@ static void *opencl_traced_clGetExtensionFunctionAddress(opencl_clGetExtensionFu
   if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(func_name);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddress) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddress__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddress) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddress__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 110);
     void *tracer_result;
@@ -10529,10 +10604,11 @@ static cl_int opencl_traced_clFinalizeCommandBufferKHR(opencl_clFinalizeCommandB
   if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_buffer);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinalizeCommandBufferKHR) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinalizeCommandBufferKHR__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinalizeCommandBufferKHR) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinalizeCommandBufferKHR__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 115);
     cl_int tracer_result;
@@ -10605,10 +10681,11 @@ static cl_int opencl_traced_clRetainCommandBufferKHR(opencl_clRetainCommandBuffe
   if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_buffer);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandBufferKHR) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandBufferKHR__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandBufferKHR) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandBufferKHR__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 116);
     cl_int tracer_result;
@@ -10681,10 +10758,11 @@ static cl_int opencl_traced_clReleaseCommandBufferKHR(opencl_clReleaseCommandBuf
   if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_buffer);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandBufferKHR) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandBufferKHR__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandBufferKHR) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandBufferKHR__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 117);
     cl_int tracer_result;
@@ -10762,10 +10840,11 @@ static cl_int opencl_traced_clEnqueueCommandBufferKHR(opencl_clEnqueueCommandBuf
     return tracer_real(num_queues, queues, command_buffer, num_events_in_wait_list, event_wait_list,
                        event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCommandBufferKHR) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCommandBufferKHR__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCommandBufferKHR) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCommandBufferKHR__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 118);
     cl_int tracer_result;
@@ -10865,10 +10944,11 @@ static cl_int opencl_traced_clCommandBarrierWithWaitListKHR(opencl_clCommandBarr
     return tracer_real(command_buffer, command_queue, num_sync_points_in_wait_list,
                        sync_point_wait_list, sync_point, mutable_handle);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandBarrierWithWaitListKHR) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandBarrierWithWaitListKHR__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandBarrierWithWaitListKHR) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandBarrierWithWaitListKHR__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 119);
     cl_int tracer_result;
@@ -10976,10 +11056,11 @@ static cl_int opencl_traced_clCommandCopyBufferKHR(opencl_clCommandCopyBufferKHR
                        dst_offset, size, num_sync_points_in_wait_list, sync_point_wait_list,
                        sync_point, mutable_handle);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferKHR) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferKHR__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferKHR) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferKHR__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 120);
     cl_int tracer_result;
@@ -11105,10 +11186,11 @@ static cl_int opencl_traced_clCommandCopyBufferRectKHR(opencl_clCommandCopyBuffe
                        dst_slice_pitch, num_sync_points_in_wait_list, sync_point_wait_list,
                        sync_point, mutable_handle);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferRectKHR) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferRectKHR__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferRectKHR) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferRectKHR__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 121);
     cl_int tracer_result;
@@ -11249,10 +11331,11 @@ static cl_int opencl_traced_clCommandCopyBufferToImageKHR(opencl_clCommandCopyBu
                        region, num_sync_points_in_wait_list, sync_point_wait_list, sync_point,
                        mutable_handle);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferToImageKHR) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferToImageKHR__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferToImageKHR) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferToImageKHR__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 122);
     cl_int tracer_result;
@@ -11376,10 +11459,11 @@ static cl_int opencl_traced_clCommandCopyImageKHR(opencl_clCommandCopyImageKHR_f
                        region, num_sync_points_in_wait_list, sync_point_wait_list, sync_point,
                        mutable_handle);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageKHR) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageKHR__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageKHR) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageKHR__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 123);
     cl_int tracer_result;
@@ -11502,10 +11586,11 @@ static cl_int opencl_traced_clCommandCopyImageToBufferKHR(opencl_clCommandCopyIm
                        dst_offset, num_sync_points_in_wait_list, sync_point_wait_list, sync_point,
                        mutable_handle);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageToBufferKHR) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageToBufferKHR__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageToBufferKHR) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageToBufferKHR__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 124);
     cl_int tracer_result;
@@ -11630,10 +11715,11 @@ static cl_int opencl_traced_clCommandFillBufferKHR(opencl_clCommandFillBufferKHR
                        num_sync_points_in_wait_list, sync_point_wait_list, sync_point,
                        mutable_handle);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillBufferKHR) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillBufferKHR__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillBufferKHR) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillBufferKHR__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 125);
     cl_int tracer_result;
@@ -11754,10 +11840,11 @@ static cl_int opencl_traced_clCommandFillImageKHR(opencl_clCommandFillImageKHR_f
                        num_sync_points_in_wait_list, sync_point_wait_list, sync_point,
                        mutable_handle);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillImageKHR) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillImageKHR__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillImageKHR) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillImageKHR__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 126);
     cl_int tracer_result;
@@ -11878,10 +11965,11 @@ static cl_int opencl_traced_clCommandNDRangeKernelKHR(opencl_clCommandNDRangeKer
                        num_sync_points_in_wait_list, sync_point_wait_list, sync_point,
                        mutable_handle);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandNDRangeKernelKHR) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandNDRangeKernelKHR__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandNDRangeKernelKHR) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandNDRangeKernelKHR__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 127);
     cl_int tracer_result;
@@ -12006,10 +12094,11 @@ static cl_int opencl_traced_clGetCommandBufferInfoKHR(opencl_clGetCommandBufferI
     return tracer_real(command_buffer, param_name, param_value_size, param_value,
                        param_value_size_ret);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandBufferInfoKHR) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandBufferInfoKHR__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandBufferInfoKHR) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandBufferInfoKHR__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 128);
     cl_int tracer_result;
@@ -12099,10 +12188,11 @@ static cl_int opencl_traced_clUpdateMutableCommandsKHR(opencl_clUpdateMutableCom
   if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_buffer, mutable_config);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUpdateMutableCommandsKHR) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUpdateMutableCommandsKHR__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUpdateMutableCommandsKHR) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUpdateMutableCommandsKHR__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 129);
     cl_int tracer_result;
@@ -12181,10 +12271,11 @@ static cl_int opencl_traced_clGetMutableCommandInfoKHR(opencl_clGetMutableComman
   if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command, param_name, param_value_size, param_value, param_value_size_ret);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMutableCommandInfoKHR) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMutableCommandInfoKHR__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMutableCommandInfoKHR) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMutableCommandInfoKHR__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 130);
     cl_int tracer_result;
@@ -12273,10 +12364,11 @@ static cl_int opencl_traced_clSetMemObjectDestructorAPPLE(opencl_clSetMemObjectD
   if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(memobj, pfn_notify, user_data);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorAPPLE) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorAPPLE__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorAPPLE) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorAPPLE__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 131);
     cl_int tracer_result;
@@ -12358,10 +12450,11 @@ static void opencl_traced_clLogMessagesToSystemLogAPPLE(opencl_clLogMessagesToSy
     tracer_real(errstr, private_info, cb, user_data);
     return;
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 132);
     uint64_t tracer_start = tracer_now();
@@ -12442,10 +12535,11 @@ static void opencl_traced_clLogMessagesToStdoutAPPLE(opencl_clLogMessagesToStdou
     tracer_real(errstr, private_info, cb, user_data);
     return;
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStdoutAPPLE) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStdoutAPPLE__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStdoutAPPLE) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStdoutAPPLE__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 133);
     uint64_t tracer_start = tracer_now();
@@ -12526,10 +12620,11 @@ static void opencl_traced_clLogMessagesToStderrAPPLE(opencl_clLogMessagesToStder
     tracer_real(errstr, private_info, cb, user_data);
     return;
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStderrAPPLE) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStderrAPPLE__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStderrAPPLE) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStderrAPPLE__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 134);
     uint64_t tracer_start = tracer_now();
@@ -12609,10 +12704,11 @@ static cl_int opencl_traced_clIcdGetPlatformIDsKHR(opencl_clIcdGetPlatformIDsKHR
   if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(num_entries, platforms, num_platforms);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clIcdGetPlatformIDsKHR) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clIcdGetPlatformIDsKHR__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clIcdGetPlatformIDsKHR) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clIcdGetPlatformIDsKHR__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 135);
     cl_int tracer_result;
@@ -12764,10 +12860,11 @@ static cl_int opencl_traced_clTerminateContextKHR(opencl_clTerminateContextKHR_f
   if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(context);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clTerminateContextKHR) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clTerminateContextKHR__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clTerminateContextKHR) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clTerminateContextKHR__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 137);
     cl_int tracer_result;
@@ -12915,10 +13012,11 @@ static cl_int opencl_traced_clReleaseDeviceEXT(opencl_clReleaseDeviceEXT_fn *tra
   if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDeviceEXT) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDeviceEXT__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDeviceEXT) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDeviceEXT__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 139);
     cl_int tracer_result;
@@ -12989,10 +13087,11 @@ static cl_int opencl_traced_clRetainDeviceEXT(opencl_clRetainDeviceEXT_fn *trace
   if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDeviceEXT) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDeviceEXT__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDeviceEXT) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDeviceEXT__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 140);
     cl_int tracer_result;
@@ -13066,10 +13165,11 @@ static cl_int opencl_traced_clCreateSubDevicesEXT(opencl_clCreateSubDevicesEXT_f
   if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(in_device, properties, num_entries, out_devices, num_devices);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevicesEXT) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevicesEXT__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevicesEXT) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevicesEXT__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 141);
     cl_int tracer_result;
@@ -13163,10 +13263,11 @@ static cl_int opencl_traced_clEnqueueMigrateMemObjectEXT(opencl_clEnqueueMigrate
     return tracer_real(command_queue, num_mem_objects, mem_objects, flags, num_events_in_wait_list,
                        event_wait_list, event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 142);
     cl_int tracer_result;
@@ -13267,10 +13368,11 @@ static cl_int opencl_traced_clGetDeviceImageInfoQCOM(opencl_clGetDeviceImageInfo
     return tracer_real(device, image_width, image_height, image_format, param_name,
                        param_value_size, param_value, param_value_size_ret);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceImageInfoQCOM) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceImageInfoQCOM__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceImageInfoQCOM) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceImageInfoQCOM__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 143);
     cl_int tracer_result;
@@ -13375,10 +13477,11 @@ static cl_int opencl_traced_clEnqueueAcquireGrallocObjectsIMG(opencl_clEnqueueAc
     return tracer_real(command_queue, num_objects, mem_objects, num_events_in_wait_list,
                        event_wait_list, event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 144);
     cl_int tracer_result;
@@ -13477,10 +13580,11 @@ static cl_int opencl_traced_clEnqueueReleaseGrallocObjectsIMG(opencl_clEnqueueRe
     return tracer_real(command_queue, num_objects, mem_objects, num_events_in_wait_list,
                        event_wait_list, event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 145);
     cl_int tracer_result;
@@ -13581,10 +13685,11 @@ static cl_int opencl_traced_clEnqueueGenerateMipmapIMG(opencl_clEnqueueGenerateM
     return tracer_real(command_queue, src_image, dst_image, mipmap_filter_mode, array_region,
                        mip_region, num_events_in_wait_list, event_wait_list, event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueGenerateMipmapIMG) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueGenerateMipmapIMG__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueGenerateMipmapIMG) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueGenerateMipmapIMG__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 146);
     cl_int tracer_result;
@@ -13693,10 +13798,11 @@ static cl_int opencl_traced_clGetKernelSubGroupInfoKHR(opencl_clGetKernelSubGrou
     return tracer_real(in_kernel, in_device, param_name, input_value_size, input_value,
                        param_value_size, param_value, param_value_size_ret);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfoKHR) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfoKHR__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfoKHR) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfoKHR__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 147);
     cl_int tracer_result;
@@ -13800,10 +13906,11 @@ static cl_int opencl_traced_clGetKernelSuggestedLocalWorkSizeKHR(opencl_clGetKer
     return tracer_real(command_queue, kernel, work_dim, global_work_offset, global_work_size,
                        suggested_local_work_size);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 148);
     cl_int tracer_result;
@@ -13904,10 +14011,11 @@ static cl_int opencl_traced_clEnqueueAcquireExternalMemObjectsKHR(opencl_clEnque
     return tracer_real(command_queue, num_mem_objects, mem_objects, num_events_in_wait_list,
                        event_wait_list, event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsKHR) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsKHR__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsKHR) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsKHR__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 149);
     cl_int tracer_result;
@@ -14008,10 +14116,11 @@ static cl_int opencl_traced_clEnqueueReleaseExternalMemObjectsKHR(opencl_clEnque
     return tracer_real(command_queue, num_mem_objects, mem_objects, num_events_in_wait_list,
                        event_wait_list, event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsKHR) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsKHR__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsKHR) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsKHR__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 150);
     cl_int tracer_result;
@@ -14110,10 +14219,11 @@ static cl_int opencl_traced_clGetSemaphoreHandleForTypeKHR(opencl_clGetSemaphore
   if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sema_object, device, handle_type, handle_size, handle_ptr, handle_size_ret);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 151);
     cl_int tracer_result;
@@ -14283,10 +14393,11 @@ static cl_int opencl_traced_clEnqueueWaitSemaphoresKHR(opencl_clEnqueueWaitSemap
     return tracer_real(command_queue, num_sema_objects, sema_objects, sema_payload_list,
                        num_events_in_wait_list, event_wait_list, event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 153);
     cl_int tracer_result;
@@ -14390,10 +14501,11 @@ static cl_int opencl_traced_clEnqueueSignalSemaphoresKHR(opencl_clEnqueueSignalS
     return tracer_real(command_queue, num_sema_objects, sema_objects, sema_payload_list,
                        num_events_in_wait_list, event_wait_list, event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 154);
     cl_int tracer_result;
@@ -14493,10 +14605,11 @@ static cl_int opencl_traced_clGetSemaphoreInfoKHR(opencl_clGetSemaphoreInfoKHR_f
   if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sema_object, param_name, param_value_size, param_value, param_value_size_ret);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreInfoKHR) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreInfoKHR__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreInfoKHR) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreInfoKHR__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 155);
     cl_int tracer_result;
@@ -14584,10 +14697,11 @@ static cl_int opencl_traced_clReleaseSemaphoreKHR(opencl_clReleaseSemaphoreKHR_f
   if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sema_object);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSemaphoreKHR) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSemaphoreKHR__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSemaphoreKHR) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSemaphoreKHR__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 156);
     cl_int tracer_result;
@@ -14659,10 +14773,11 @@ static cl_int opencl_traced_clRetainSemaphoreKHR(opencl_clRetainSemaphoreKHR_fn 
   if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sema_object);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSemaphoreKHR) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSemaphoreKHR__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSemaphoreKHR) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSemaphoreKHR__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 157);
     cl_int tracer_result;
@@ -14814,10 +14929,11 @@ static void *opencl_traced_clSVMAllocARM(opencl_clSVMAllocARM_fn *tracer_real,
   if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(context, flags, size, alignment);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAllocARM) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAllocARM__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAllocARM) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAllocARM__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 159);
     void *tracer_result;
@@ -14899,10 +15015,11 @@ static void opencl_traced_clSVMFreeARM(opencl_clSVMFreeARM_fn *tracer_real,
     tracer_real(context, svm_pointer);
     return;
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFreeARM) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFreeARM__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFreeARM) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFreeARM__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 160);
     uint64_t tracer_start = tracer_now();
@@ -14980,10 +15097,11 @@ static cl_int opencl_traced_clEnqueueSVMFreeARM(opencl_clEnqueueSVMFreeARM_fn *t
     return tracer_real(command_queue, num_svm_pointers, svm_pointers, pfn_free_func, user_data,
                        num_events_in_wait_list, event_wait_list, event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFreeARM) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFreeARM__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFreeARM) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFreeARM__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 161);
     cl_int tracer_result;
@@ -15087,10 +15205,11 @@ static cl_int opencl_traced_clEnqueueSVMMemcpyARM(opencl_clEnqueueSVMMemcpyARM_f
     return tracer_real(command_queue, blocking_copy, dst_ptr, src_ptr, size,
                        num_events_in_wait_list, event_wait_list, event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpyARM) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpyARM__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpyARM) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpyARM__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 162);
     cl_int tracer_result;
@@ -15190,10 +15309,11 @@ static cl_int opencl_traced_clEnqueueSVMMemFillARM(opencl_clEnqueueSVMMemFillARM
     return tracer_real(command_queue, svm_ptr, pattern, pattern_size, size, num_events_in_wait_list,
                        event_wait_list, event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFillARM) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFillARM__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFillARM) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFillARM__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 163);
     cl_int tracer_result;
@@ -15293,10 +15413,11 @@ static cl_int opencl_traced_clEnqueueSVMMapARM(opencl_clEnqueueSVMMapARM_fn *tra
     return tracer_real(command_queue, blocking_map, flags, svm_ptr, size, num_events_in_wait_list,
                        event_wait_list, event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMapARM) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMapARM__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMapARM) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMapARM__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 164);
     cl_int tracer_result;
@@ -15394,10 +15515,11 @@ static cl_int opencl_traced_clEnqueueSVMUnmapARM(opencl_clEnqueueSVMUnmapARM_fn 
   if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, svm_ptr, num_events_in_wait_list, event_wait_list, event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmapARM) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmapARM__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmapARM) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmapARM__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 165);
     cl_int tracer_result;
@@ -15485,10 +15607,11 @@ static cl_int opencl_traced_clSetKernelArgSVMPointerARM(opencl_clSetKernelArgSVM
   if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(kernel, arg_index, arg_value);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointerARM) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointerARM__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointerARM) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointerARM__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 166);
     cl_int tracer_result;
@@ -15567,10 +15690,11 @@ static cl_int opencl_traced_clSetKernelExecInfoARM(opencl_clSetKernelExecInfoARM
   if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(kernel, param_name, param_value_size, param_value);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfoARM) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfoARM__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfoARM) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfoARM__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 167);
     cl_int tracer_result;
@@ -15736,10 +15860,11 @@ static cl_int opencl_traced_clGetAcceleratorInfoINTEL(opencl_clGetAcceleratorInf
   if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(accelerator, param_name, param_value_size, param_value, param_value_size_ret);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetAcceleratorInfoINTEL) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetAcceleratorInfoINTEL__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetAcceleratorInfoINTEL) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetAcceleratorInfoINTEL__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 169);
     cl_int tracer_result;
@@ -15827,10 +15952,11 @@ static cl_int opencl_traced_clRetainAcceleratorINTEL(opencl_clRetainAcceleratorI
   if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(accelerator);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainAcceleratorINTEL) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainAcceleratorINTEL__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainAcceleratorINTEL) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainAcceleratorINTEL__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 170);
     cl_int tracer_result;
@@ -15903,10 +16029,11 @@ static cl_int opencl_traced_clReleaseAcceleratorINTEL(opencl_clReleaseAccelerato
   if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(accelerator);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseAcceleratorINTEL) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseAcceleratorINTEL__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseAcceleratorINTEL) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseAcceleratorINTEL__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 171);
     cl_int tracer_result;
@@ -16216,10 +16343,11 @@ static cl_int opencl_traced_clMemFreeINTEL(opencl_clMemFreeINTEL_fn *tracer_real
   if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(context, ptr);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemFreeINTEL) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemFreeINTEL__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemFreeINTEL) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemFreeINTEL__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 175);
     cl_int tracer_result;
@@ -16293,10 +16421,11 @@ static cl_int opencl_traced_clMemBlockingFreeINTEL(opencl_clMemBlockingFreeINTEL
   if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(context, ptr);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemBlockingFreeINTEL) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemBlockingFreeINTEL__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemBlockingFreeINTEL) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemBlockingFreeINTEL__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 176);
     cl_int tracer_result;
@@ -16374,10 +16503,11 @@ static cl_int opencl_traced_clGetMemAllocInfoINTEL(opencl_clGetMemAllocInfoINTEL
     return tracer_real(context, ptr, param_name, param_value_size, param_value,
                        param_value_size_ret);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemAllocInfoINTEL) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemAllocInfoINTEL__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemAllocInfoINTEL) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemAllocInfoINTEL__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 177);
     cl_int tracer_result;
@@ -16470,10 +16600,11 @@ static cl_int opencl_traced_clSetKernelArgMemPointerINTEL(opencl_clSetKernelArgM
   if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(kernel, arg_index, arg_value);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgMemPointerINTEL) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgMemPointerINTEL__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgMemPointerINTEL) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgMemPointerINTEL__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 178);
     cl_int tracer_result;
@@ -16555,10 +16686,11 @@ static cl_int opencl_traced_clEnqueueMemFillINTEL(opencl_clEnqueueMemFillINTEL_f
     return tracer_real(command_queue, dst_ptr, pattern, pattern_size, size, num_events_in_wait_list,
                        event_wait_list, event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemFillINTEL) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemFillINTEL__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemFillINTEL) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemFillINTEL__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 179);
     cl_int tracer_result;
@@ -16658,10 +16790,11 @@ static cl_int opencl_traced_clEnqueueMemcpyINTEL(opencl_clEnqueueMemcpyINTEL_fn 
     return tracer_real(command_queue, blocking, dst_ptr, src_ptr, size, num_events_in_wait_list,
                        event_wait_list, event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemcpyINTEL) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemcpyINTEL__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemcpyINTEL) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemcpyINTEL__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 180);
     cl_int tracer_result;
@@ -16762,10 +16895,11 @@ static cl_int opencl_traced_clEnqueueMemAdviseINTEL(opencl_clEnqueueMemAdviseINT
     return tracer_real(command_queue, ptr, size, advice, num_events_in_wait_list, event_wait_list,
                        event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemAdviseINTEL) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemAdviseINTEL__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemAdviseINTEL) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemAdviseINTEL__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 181);
     cl_int tracer_result;
@@ -16865,10 +16999,11 @@ static cl_int opencl_traced_clEnqueueMigrateMemINTEL(opencl_clEnqueueMigrateMemI
     return tracer_real(command_queue, ptr, size, flags, num_events_in_wait_list, event_wait_list,
                        event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemINTEL) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemINTEL__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemINTEL) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemINTEL__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 182);
     cl_int tracer_result;
@@ -16966,10 +17101,11 @@ static cl_int opencl_traced_clEnqueueMemsetINTEL(opencl_clEnqueueMemsetINTEL_fn 
     return tracer_real(command_queue, dst_ptr, value, size, num_events_in_wait_list,
                        event_wait_list, event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemsetINTEL) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemsetINTEL__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemsetINTEL) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemsetINTEL__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 183);
     cl_int tracer_result;
@@ -17155,10 +17291,11 @@ static cl_int opencl_traced_clGetImageRequirementsInfoEXT(opencl_clGetImageRequi
     return tracer_real(context, properties, flags, image_format, image_desc, param_name,
                        param_value_size, param_value, param_value_size_ret);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageRequirementsInfoEXT) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageRequirementsInfoEXT__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageRequirementsInfoEXT) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageRequirementsInfoEXT__full);
+  if (tracer_batched) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 185);
     cl_int tracer_result;

@@ -819,10 +819,11 @@ static int openmpi_traced_MPI_Abort(openmpi_MPI_Abort_fn *tracer_real, const voi
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, errorcode);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Abort) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Abort__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Abort) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Abort__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 0);
     int tracer_result;
@@ -899,10 +900,11 @@ static int openmpi_traced_MPI_Accumulate(openmpi_MPI_Accumulate_fn *tracer_real,
     return tracer_real(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                        target_count, target_datatype, op, win);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Accumulate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Accumulate__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Accumulate) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Accumulate__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 1);
     int tracer_result;
@@ -1001,10 +1003,11 @@ static int openmpi_traced_MPI_Add_error_class(openmpi_MPI_Add_error_class_fn *tr
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(errorclass);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_class) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_class__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_class) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_class__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 2);
     int tracer_result;
@@ -1077,10 +1080,11 @@ static int openmpi_traced_MPI_Add_error_code(openmpi_MPI_Add_error_code_fn *trac
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(errorclass, errorcode);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_code) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_code__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_code) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_code__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 3);
     int tracer_result;
@@ -1156,10 +1160,11 @@ static int openmpi_traced_MPI_Add_error_string(openmpi_MPI_Add_error_string_fn *
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(errorcode, string);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_string) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_string__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_string) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_string__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 4);
     int tracer_result;
@@ -1235,10 +1240,11 @@ static int openmpi_traced_MPI_Allgather(openmpi_MPI_Allgather_fn *tracer_real,
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgather) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgather__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgather) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgather__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 5);
     int tracer_result;
@@ -1330,10 +1336,11 @@ static int openmpi_traced_MPI_Iallgather(openmpi_MPI_Iallgather_fn *tracer_real,
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgather) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgather__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgather) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgather__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 6);
     int tracer_result;
@@ -1429,10 +1436,11 @@ static int openmpi_traced_MPI_Allgatherv(openmpi_MPI_Allgatherv_fn *tracer_real,
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgatherv) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgatherv__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgatherv) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgatherv__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 7);
     int tracer_result;
@@ -1529,10 +1537,11 @@ static int openmpi_traced_MPI_Iallgatherv(openmpi_MPI_Iallgatherv_fn *tracer_rea
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
                        request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgatherv) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgatherv__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgatherv) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgatherv__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 8);
     int tracer_result;
@@ -1632,10 +1641,11 @@ static int openmpi_traced_MPI_Alloc_mem(openmpi_MPI_Alloc_mem_fn *tracer_real,
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(size, info, baseptr);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alloc_mem) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alloc_mem__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alloc_mem) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alloc_mem__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 9);
     int tracer_result;
@@ -1712,10 +1722,11 @@ static int openmpi_traced_MPI_Allreduce(openmpi_MPI_Allreduce_fn *tracer_real,
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allreduce) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allreduce__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allreduce) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allreduce__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 10);
     int tracer_result;
@@ -1803,10 +1814,11 @@ static int openmpi_traced_MPI_Iallreduce(openmpi_MPI_Iallreduce_fn *tracer_real,
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallreduce) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallreduce__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallreduce) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallreduce__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 11);
     int tracer_result;
@@ -1897,10 +1909,11 @@ static int openmpi_traced_MPI_Alltoall(openmpi_MPI_Alltoall_fn *tracer_real,
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoall) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoall__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoall) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoall__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 12);
     int tracer_result;
@@ -1992,10 +2005,11 @@ static int openmpi_traced_MPI_Ialltoall(openmpi_MPI_Ialltoall_fn *tracer_real,
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoall) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoall__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoall) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoall__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 13);
     int tracer_result;
@@ -2093,10 +2107,11 @@ static int openmpi_traced_MPI_Alltoallv(openmpi_MPI_Alltoallv_fn *tracer_real,
     return tracer_real(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                        recvtype, comm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallv) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallv__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallv) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallv__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 14);
     int tracer_result;
@@ -2198,10 +2213,11 @@ static int openmpi_traced_MPI_Ialltoallv(openmpi_MPI_Ialltoallv_fn *tracer_real,
     return tracer_real(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                        recvtype, comm, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallv) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallv__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallv) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallv__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 15);
     int tracer_result;
@@ -2306,10 +2322,11 @@ static int openmpi_traced_MPI_Alltoallw(openmpi_MPI_Alltoallw_fn *tracer_real,
     return tracer_real(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                        recvtypes, comm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallw) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallw__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallw) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallw__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 16);
     int tracer_result;
@@ -2412,10 +2429,11 @@ static int openmpi_traced_MPI_Ialltoallw(openmpi_MPI_Ialltoallw_fn *tracer_real,
     return tracer_real(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                        recvtypes, comm, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallw) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallw__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallw) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallw__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 17);
     int tracer_result;
@@ -2516,10 +2534,11 @@ static int openmpi_traced_MPI_Barrier(openmpi_MPI_Barrier_fn *tracer_real,
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Barrier) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Barrier__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Barrier) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Barrier__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 18);
     int tracer_result;
@@ -2591,10 +2610,11 @@ static int openmpi_traced_MPI_Ibarrier(openmpi_MPI_Ibarrier_fn *tracer_real,
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibarrier) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibarrier__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibarrier) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibarrier__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 19);
     int tracer_result;
@@ -2669,10 +2689,11 @@ static int openmpi_traced_MPI_Bcast(openmpi_MPI_Bcast_fn *tracer_real, const voi
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buffer, count, datatype, root, comm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bcast) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bcast__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bcast) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bcast__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 20);
     int tracer_result;
@@ -2756,10 +2777,11 @@ static int openmpi_traced_MPI_Bsend(openmpi_MPI_Bsend_fn *tracer_real, const voi
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 21);
     int tracer_result;
@@ -2845,10 +2867,11 @@ static int openmpi_traced_MPI_Ibcast(openmpi_MPI_Ibcast_fn *tracer_real, const v
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buffer, count, datatype, root, comm, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibcast) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibcast__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibcast) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibcast__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 22);
     int tracer_result;
@@ -2938,10 +2961,11 @@ static int openmpi_traced_MPI_Bsend_init(openmpi_MPI_Bsend_init_fn *tracer_real,
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend_init) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend_init__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend_init) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend_init__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 23);
     int tracer_result;
@@ -3031,10 +3055,11 @@ static int openmpi_traced_MPI_Buffer_attach(openmpi_MPI_Buffer_attach_fn *tracer
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buffer, size);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_attach) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_attach__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_attach) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_attach__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 24);
     int tracer_result;
@@ -3107,10 +3132,11 @@ static int openmpi_traced_MPI_Buffer_detach(openmpi_MPI_Buffer_detach_fn *tracer
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buffer, size);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_detach) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_detach__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_detach) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_detach__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 25);
     int tracer_result;
@@ -3184,10 +3210,11 @@ static int openmpi_traced_MPI_Cancel(openmpi_MPI_Cancel_fn *tracer_real, const v
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cancel) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cancel__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cancel) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cancel__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 26);
     int tracer_result;
@@ -3260,10 +3287,11 @@ static int openmpi_traced_MPI_Cart_coords(openmpi_MPI_Cart_coords_fn *tracer_rea
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, rank, maxdims, coords);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_coords) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_coords__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_coords) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_coords__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 27);
     int tracer_result;
@@ -3344,10 +3372,11 @@ static int openmpi_traced_MPI_Cart_create(openmpi_MPI_Cart_create_fn *tracer_rea
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(old_comm, ndims, dims, periods, reorder, comm_cart);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_create) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_create__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_create) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_create__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 28);
     int tracer_result;
@@ -3434,10 +3463,11 @@ static int openmpi_traced_MPI_Cart_get(openmpi_MPI_Cart_get_fn *tracer_real,
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, maxdims, dims, periods, coords);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_get) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_get__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_get) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_get__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 29);
     int tracer_result;
@@ -3519,10 +3549,11 @@ static int openmpi_traced_MPI_Cart_map(openmpi_MPI_Cart_map_fn *tracer_real,
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, ndims, dims, periods, newrank);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_map) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_map__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_map) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_map__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 30);
     int tracer_result;
@@ -3605,10 +3636,11 @@ static int openmpi_traced_MPI_Cart_rank(openmpi_MPI_Cart_rank_fn *tracer_real,
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, coords, rank);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_rank) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_rank__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_rank) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_rank__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 31);
     int tracer_result;
@@ -3685,10 +3717,11 @@ static int openmpi_traced_MPI_Cart_shift(openmpi_MPI_Cart_shift_fn *tracer_real,
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, direction, disp, rank_source, rank_dest);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_shift) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_shift__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_shift) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_shift__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 32);
     int tracer_result;
@@ -3772,10 +3805,11 @@ static int openmpi_traced_MPI_Cart_sub(openmpi_MPI_Cart_sub_fn *tracer_real,
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, remain_dims, new_comm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_sub) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_sub__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_sub) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_sub__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 33);
     int tracer_result;
@@ -3853,10 +3887,11 @@ static int openmpi_traced_MPI_Cartdim_get(openmpi_MPI_Cartdim_get_fn *tracer_rea
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, ndims);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cartdim_get) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cartdim_get__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cartdim_get) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cartdim_get__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 34);
     int tracer_result;
@@ -3930,10 +3965,11 @@ static int openmpi_traced_MPI_Close_port(openmpi_MPI_Close_port_fn *tracer_real,
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(port_name);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Close_port) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Close_port__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Close_port) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Close_port__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 35);
     int tracer_result;
@@ -4005,10 +4041,11 @@ static int openmpi_traced_MPI_Comm_accept(openmpi_MPI_Comm_accept_fn *tracer_rea
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(port_name, info, root, comm, newcomm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_accept) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_accept__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_accept) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_accept__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 36);
     int tracer_result;
@@ -4091,10 +4128,11 @@ static int openmpi_traced_MPI_Comm_call_errhandler(openmpi_MPI_Comm_call_errhand
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, errorcode);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_call_errhandler) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_call_errhandler__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_call_errhandler) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_call_errhandler__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 37);
     int tracer_result;
@@ -4169,10 +4207,11 @@ static int openmpi_traced_MPI_Comm_compare(openmpi_MPI_Comm_compare_fn *tracer_r
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm1, comm2, result);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_compare) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_compare__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_compare) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_compare__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 38);
     int tracer_result;
@@ -4251,10 +4290,11 @@ static int openmpi_traced_MPI_Comm_connect(openmpi_MPI_Comm_connect_fn *tracer_r
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(port_name, info, root, comm, newcomm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_connect) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_connect__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_connect) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_connect__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 39);
     int tracer_result;
@@ -4339,10 +4379,11 @@ static int openmpi_traced_MPI_Comm_create_errhandler(openmpi_MPI_Comm_create_err
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(function, errhandler);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_errhandler) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_errhandler__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_errhandler) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_errhandler__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 40);
     int tracer_result;
@@ -4420,10 +4461,11 @@ static int openmpi_traced_MPI_Comm_create_keyval(openmpi_MPI_Comm_create_keyval_
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm_copy_attr_fn, comm_delete_attr_fn, comm_keyval, extra_state);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_keyval) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_keyval__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_keyval) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_keyval__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 41);
     int tracer_result;
@@ -4508,10 +4550,11 @@ static int openmpi_traced_MPI_Comm_create_group(openmpi_MPI_Comm_create_group_fn
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, group, tag, newcomm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_group) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_group__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_group) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_group__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 42);
     int tracer_result;
@@ -4592,10 +4635,11 @@ static int openmpi_traced_MPI_Comm_create(openmpi_MPI_Comm_create_fn *tracer_rea
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, group, newcomm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 43);
     int tracer_result;
@@ -4673,10 +4717,11 @@ static int openmpi_traced_MPI_Comm_delete_attr(openmpi_MPI_Comm_delete_attr_fn *
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, comm_keyval);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_delete_attr) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_delete_attr__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_delete_attr) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_delete_attr__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 44);
     int tracer_result;
@@ -4750,10 +4795,11 @@ static int openmpi_traced_MPI_Comm_disconnect(openmpi_MPI_Comm_disconnect_fn *tr
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_disconnect) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_disconnect__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_disconnect) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_disconnect__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 45);
     int tracer_result;
@@ -4825,10 +4871,11 @@ static int openmpi_traced_MPI_Comm_dup(openmpi_MPI_Comm_dup_fn *tracer_real,
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, newcomm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 46);
     int tracer_result;
@@ -4903,10 +4950,11 @@ static int openmpi_traced_MPI_Comm_idup(openmpi_MPI_Comm_idup_fn *tracer_real,
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, newcomm, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_idup) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_idup__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_idup) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_idup__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 47);
     int tracer_result;
@@ -4986,10 +5034,11 @@ static int openmpi_traced_MPI_Comm_dup_with_info(openmpi_MPI_Comm_dup_with_info_
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, info, newcomm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup_with_info) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup_with_info__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup_with_info) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup_with_info__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 48);
     int tracer_result;
@@ -5066,10 +5115,11 @@ static int openmpi_traced_MPI_Comm_free_keyval(openmpi_MPI_Comm_free_keyval_fn *
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm_keyval);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free_keyval) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free_keyval__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free_keyval) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free_keyval__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 49);
     int tracer_result;
@@ -5141,10 +5191,11 @@ static int openmpi_traced_MPI_Comm_free(openmpi_MPI_Comm_free_fn *tracer_real,
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 50);
     int tracer_result;
@@ -5217,10 +5268,11 @@ static int openmpi_traced_MPI_Comm_get_attr(openmpi_MPI_Comm_get_attr_fn *tracer
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, comm_keyval, attribute_val, flag);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_attr) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_attr__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_attr) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_attr__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 51);
     int tracer_result;
@@ -5303,10 +5355,11 @@ static int openmpi_traced_MPI_Dist_graph_create(openmpi_MPI_Dist_graph_create_fn
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm_old, n, nodes, degrees, targets, weights, info, reorder, newcomm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 52);
     int tracer_result;
@@ -5409,10 +5462,11 @@ static int openmpi_traced_MPI_Dist_graph_create_adjacent(openmpi_MPI_Dist_graph_
     return tracer_real(comm_old, indegree, sources, sourceweights, outdegree, destinations,
                        destweights, info, reorder, comm_dist_graph);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create_adjacent) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create_adjacent__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create_adjacent) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create_adjacent__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 53);
     int tracer_result;
@@ -5518,10 +5572,11 @@ static int openmpi_traced_MPI_Dist_graph_neighbors(openmpi_MPI_Dist_graph_neighb
     return tracer_real(comm, maxindegree, sources, sourceweights, maxoutdegree, destinations,
                        destweights);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 54);
     int tracer_result;
@@ -5614,10 +5669,11 @@ static int openmpi_traced_MPI_Dist_graph_neighbors_count(openmpi_MPI_Dist_graph_
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, inneighbors, outneighbors, weighted);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors_count) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors_count__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors_count) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors_count__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 55);
     int tracer_result;
@@ -5700,10 +5756,11 @@ static int openmpi_traced_MPI_Comm_get_errhandler(openmpi_MPI_Comm_get_errhandle
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, erhandler);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_errhandler) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_errhandler__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_errhandler) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_errhandler__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 56);
     int tracer_result;
@@ -5779,10 +5836,11 @@ static int openmpi_traced_MPI_Comm_get_info(openmpi_MPI_Comm_get_info_fn *tracer
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, info_used);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_info) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_info__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_info) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_info__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 57);
     int tracer_result;
@@ -5857,10 +5915,11 @@ static int openmpi_traced_MPI_Comm_get_name(openmpi_MPI_Comm_get_name_fn *tracer
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, comm_name, resultlen);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_name) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_name__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_name) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_name__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 58);
     int tracer_result;
@@ -5939,10 +5998,11 @@ static int openmpi_traced_MPI_Comm_get_parent(openmpi_MPI_Comm_get_parent_fn *tr
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(parent);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_parent) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_parent__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_parent) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_parent__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 59);
     int tracer_result;
@@ -6014,10 +6074,11 @@ static int openmpi_traced_MPI_Comm_group(openmpi_MPI_Comm_group_fn *tracer_real,
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, group);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_group) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_group__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_group) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_group__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 60);
     int tracer_result;
@@ -6091,10 +6152,11 @@ static int openmpi_traced_MPI_Comm_join(openmpi_MPI_Comm_join_fn *tracer_real,
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fd, intercomm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_join) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_join__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_join) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_join__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 61);
     int tracer_result;
@@ -6168,10 +6230,11 @@ static int openmpi_traced_MPI_Comm_rank(openmpi_MPI_Comm_rank_fn *tracer_real,
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, rank);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_rank) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_rank__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_rank) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_rank__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 62);
     int tracer_result;
@@ -6246,10 +6309,11 @@ static int openmpi_traced_MPI_Comm_remote_group(openmpi_MPI_Comm_remote_group_fn
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, group);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_group) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_group__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_group) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_group__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 63);
     int tracer_result;
@@ -6323,10 +6387,11 @@ static int openmpi_traced_MPI_Comm_remote_size(openmpi_MPI_Comm_remote_size_fn *
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, size);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_size) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_size__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_size) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_size__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 64);
     int tracer_result;
@@ -6401,10 +6466,11 @@ static int openmpi_traced_MPI_Comm_set_attr(openmpi_MPI_Comm_set_attr_fn *tracer
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, comm_keyval, attribute_val);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_attr) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_attr__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_attr) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_attr__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 65);
     int tracer_result;
@@ -6482,10 +6548,11 @@ static int openmpi_traced_MPI_Comm_set_errhandler(openmpi_MPI_Comm_set_errhandle
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, errhandler);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_errhandler) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_errhandler__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_errhandler) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_errhandler__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 66);
     int tracer_result;
@@ -6559,10 +6626,11 @@ static int openmpi_traced_MPI_Comm_set_info(openmpi_MPI_Comm_set_info_fn *tracer
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, info);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_info) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_info__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_info) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_info__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 67);
     int tracer_result;
@@ -6636,10 +6704,11 @@ static int openmpi_traced_MPI_Comm_set_name(openmpi_MPI_Comm_set_name_fn *tracer
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, comm_name);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_name) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_name__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_name) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_name__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 68);
     int tracer_result;
@@ -6712,10 +6781,11 @@ static int openmpi_traced_MPI_Comm_size(openmpi_MPI_Comm_size_fn *tracer_real,
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, size);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_size) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_size__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_size) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_size__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 69);
     int tracer_result;
@@ -6792,10 +6862,11 @@ static int openmpi_traced_MPI_Comm_spawn(openmpi_MPI_Comm_spawn_fn *tracer_real,
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command, argv, maxprocs, info, root, comm, intercomm, array_of_errcodes);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 70);
     int tracer_result;
@@ -6893,10 +6964,11 @@ static int openmpi_traced_MPI_Comm_spawn_multiple(openmpi_MPI_Comm_spawn_multipl
     return tracer_real(count, array_of_commands, array_of_argv, array_of_maxprocs, array_of_info,
                        root, comm, intercomm, array_of_errcodes);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn_multiple) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn_multiple__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn_multiple) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn_multiple__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 71);
     int tracer_result;
@@ -6996,10 +7068,11 @@ static int openmpi_traced_MPI_Comm_split(openmpi_MPI_Comm_split_fn *tracer_real,
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, color, key, newcomm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 72);
     int tracer_result;
@@ -7081,10 +7154,11 @@ static int openmpi_traced_MPI_Comm_split_type(openmpi_MPI_Comm_split_type_fn *tr
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, split_type, key, info, newcomm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split_type) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split_type__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split_type) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split_type__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 73);
     int tracer_result;
@@ -7166,10 +7240,11 @@ static int openmpi_traced_MPI_Comm_test_inter(openmpi_MPI_Comm_test_inter_fn *tr
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, flag);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_test_inter) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_test_inter__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_test_inter) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_test_inter__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 74);
     int tracer_result;
@@ -7247,10 +7322,11 @@ static int openmpi_traced_MPI_Compare_and_swap(openmpi_MPI_Compare_and_swap_fn *
     return tracer_real(origin_addr, compare_addr, result_addr, datatype, target_rank, target_disp,
                        win);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Compare_and_swap) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Compare_and_swap__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Compare_and_swap) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Compare_and_swap__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 75);
     int tracer_result;
@@ -7342,10 +7418,11 @@ static int openmpi_traced_MPI_Dims_create(openmpi_MPI_Dims_create_fn *tracer_rea
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(nnodes, ndims, dims);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dims_create) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dims_create__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dims_create) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dims_create__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 76);
     int tracer_result;
@@ -7421,10 +7498,11 @@ static int openmpi_traced_MPI_Errhandler_free(openmpi_MPI_Errhandler_free_fn *tr
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(errhandler);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Errhandler_free) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Errhandler_free__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Errhandler_free) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Errhandler_free__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 77);
     int tracer_result;
@@ -7496,10 +7574,11 @@ static int openmpi_traced_MPI_Error_class(openmpi_MPI_Error_class_fn *tracer_rea
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(errorcode, errorclass);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_class) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_class__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_class) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_class__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 78);
     int tracer_result;
@@ -7575,10 +7654,11 @@ static int openmpi_traced_MPI_Error_string(openmpi_MPI_Error_string_fn *tracer_r
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(errorcode, string, resultlen);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_string) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_string__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_string) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_string__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 79);
     int tracer_result;
@@ -7658,10 +7738,11 @@ static int openmpi_traced_MPI_Exscan(openmpi_MPI_Exscan_fn *tracer_real, const v
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Exscan) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Exscan__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Exscan) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Exscan__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 80);
     int tracer_result;
@@ -7750,10 +7831,11 @@ static int openmpi_traced_MPI_Fetch_and_op(openmpi_MPI_Fetch_and_op_fn *tracer_r
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(origin_addr, result_addr, datatype, target_rank, target_disp, op, win);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Fetch_and_op) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Fetch_and_op__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Fetch_and_op) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Fetch_and_op__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 81);
     int tracer_result;
@@ -7843,10 +7925,11 @@ static int openmpi_traced_MPI_Iexscan(openmpi_MPI_Iexscan_fn *tracer_real,
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iexscan) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iexscan__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iexscan) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iexscan__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 82);
     int tracer_result;
@@ -7936,10 +8019,11 @@ static int openmpi_traced_MPI_File_call_errhandler(openmpi_MPI_File_call_errhand
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, errorcode);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_call_errhandler) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_call_errhandler__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_call_errhandler) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_call_errhandler__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 83);
     int tracer_result;
@@ -8015,10 +8099,11 @@ static int openmpi_traced_MPI_File_create_errhandler(openmpi_MPI_File_create_err
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(function, errhandler);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_create_errhandler) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_create_errhandler__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_create_errhandler) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_create_errhandler__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 84);
     int tracer_result;
@@ -8094,10 +8179,11 @@ static int openmpi_traced_MPI_File_set_errhandler(openmpi_MPI_File_set_errhandle
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(file, errhandler);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_errhandler) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_errhandler__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_errhandler) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_errhandler__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 85);
     int tracer_result;
@@ -8172,10 +8258,11 @@ static int openmpi_traced_MPI_File_get_errhandler(openmpi_MPI_File_get_errhandle
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(file, errhandler);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_errhandler) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_errhandler__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_errhandler) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_errhandler__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 86);
     int tracer_result;
@@ -8252,10 +8339,11 @@ static int openmpi_traced_MPI_File_open(openmpi_MPI_File_open_fn *tracer_real,
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, filename, amode, info, fh);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_open) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_open__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_open) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_open__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 87);
     int tracer_result;
@@ -8337,10 +8425,11 @@ static int openmpi_traced_MPI_File_close(openmpi_MPI_File_close_fn *tracer_real,
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_close) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_close__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_close) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_close__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 88);
     int tracer_result;
@@ -8413,10 +8502,11 @@ static int openmpi_traced_MPI_File_delete(openmpi_MPI_File_delete_fn *tracer_rea
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(filename, info);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_delete) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_delete__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_delete) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_delete__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 89);
     int tracer_result;
@@ -8489,10 +8579,11 @@ static int openmpi_traced_MPI_File_set_size(openmpi_MPI_File_set_size_fn *tracer
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, size);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_size) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_size__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_size) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_size__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 90);
     int tracer_result;
@@ -8566,10 +8657,11 @@ static int openmpi_traced_MPI_File_preallocate(openmpi_MPI_File_preallocate_fn *
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, size);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_preallocate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_preallocate__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_preallocate) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_preallocate__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 91);
     int tracer_result;
@@ -8643,10 +8735,11 @@ static int openmpi_traced_MPI_File_get_size(openmpi_MPI_File_get_size_fn *tracer
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, size);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_size) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_size__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_size) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_size__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 92);
     int tracer_result;
@@ -8721,10 +8814,11 @@ static int openmpi_traced_MPI_File_get_group(openmpi_MPI_File_get_group_fn *trac
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, group);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_group) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_group__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_group) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_group__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 93);
     int tracer_result;
@@ -8798,10 +8892,11 @@ static int openmpi_traced_MPI_File_get_amode(openmpi_MPI_File_get_amode_fn *trac
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, amode);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_amode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_amode__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_amode) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_amode__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 94);
     int tracer_result;
@@ -8875,10 +8970,11 @@ static int openmpi_traced_MPI_File_set_info(openmpi_MPI_File_set_info_fn *tracer
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, info);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_info) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_info__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_info) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_info__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 95);
     int tracer_result;
@@ -8952,10 +9048,11 @@ static int openmpi_traced_MPI_File_get_info(openmpi_MPI_File_get_info_fn *tracer
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, info_used);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_info) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_info__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_info) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_info__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 96);
     int tracer_result;
@@ -9031,10 +9128,11 @@ static int openmpi_traced_MPI_File_set_view(openmpi_MPI_File_set_view_fn *tracer
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, disp, etype, filetype, datarep, info);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_view) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_view__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_view) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_view__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 97);
     int tracer_result;
@@ -9121,10 +9219,11 @@ static int openmpi_traced_MPI_File_get_view(openmpi_MPI_File_get_view_fn *tracer
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, disp, etype, filetype, datarep);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_view) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_view__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_view) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_view__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 98);
     int tracer_result;
@@ -9212,10 +9311,11 @@ static int openmpi_traced_MPI_File_read_at(openmpi_MPI_File_read_at_fn *tracer_r
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype, status);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 99);
     int tracer_result;
@@ -9302,10 +9402,11 @@ static int openmpi_traced_MPI_File_read_at_all(openmpi_MPI_File_read_at_all_fn *
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype, status);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 100);
     int tracer_result;
@@ -9392,10 +9493,11 @@ static int openmpi_traced_MPI_File_write_at(openmpi_MPI_File_write_at_fn *tracer
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype, status);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 101);
     int tracer_result;
@@ -9482,10 +9584,11 @@ static int openmpi_traced_MPI_File_write_at_all(openmpi_MPI_File_write_at_all_fn
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype, status);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 102);
     int tracer_result;
@@ -9572,10 +9675,11 @@ static int openmpi_traced_MPI_File_iread_at(openmpi_MPI_File_iread_at_fn *tracer
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 103);
     int tracer_result;
@@ -9663,10 +9767,11 @@ static int openmpi_traced_MPI_File_iwrite_at(openmpi_MPI_File_iwrite_at_fn *trac
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 104);
     int tracer_result;
@@ -9754,10 +9859,11 @@ static int openmpi_traced_MPI_File_iread_at_all(openmpi_MPI_File_iread_at_all_fn
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at_all) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at_all__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at_all) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at_all__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 105);
     int tracer_result;
@@ -9845,10 +9951,11 @@ static int openmpi_traced_MPI_File_iwrite_at_all(openmpi_MPI_File_iwrite_at_all_
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at_all) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at_all__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at_all) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at_all__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 106);
     int tracer_result;
@@ -9935,10 +10042,11 @@ static int openmpi_traced_MPI_File_read(openmpi_MPI_File_read_fn *tracer_real,
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, status);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 107);
     int tracer_result;
@@ -10020,10 +10128,11 @@ static int openmpi_traced_MPI_File_read_all(openmpi_MPI_File_read_all_fn *tracer
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, status);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 108);
     int tracer_result;
@@ -10105,10 +10214,11 @@ static int openmpi_traced_MPI_File_write(openmpi_MPI_File_write_fn *tracer_real,
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, status);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 109);
     int tracer_result;
@@ -10192,10 +10302,11 @@ static int openmpi_traced_MPI_File_write_all(openmpi_MPI_File_write_all_fn *trac
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, status);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 110);
     int tracer_result;
@@ -10278,10 +10389,11 @@ static int openmpi_traced_MPI_File_iread(openmpi_MPI_File_iread_fn *tracer_real,
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 111);
     int tracer_result;
@@ -10364,10 +10476,11 @@ static int openmpi_traced_MPI_File_iwrite(openmpi_MPI_File_iwrite_fn *tracer_rea
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 112);
     int tracer_result;
@@ -10451,10 +10564,11 @@ static int openmpi_traced_MPI_File_iread_all(openmpi_MPI_File_iread_all_fn *trac
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_all) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_all__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_all) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_all__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 113);
     int tracer_result;
@@ -10539,10 +10653,11 @@ static int openmpi_traced_MPI_File_iwrite_all(openmpi_MPI_File_iwrite_all_fn *tr
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_all) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_all__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_all) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_all__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 114);
     int tracer_result;
@@ -10626,10 +10741,11 @@ static int openmpi_traced_MPI_File_seek(openmpi_MPI_File_seek_fn *tracer_real,
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset, whence);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 115);
     int tracer_result;
@@ -10705,10 +10821,11 @@ static int openmpi_traced_MPI_File_get_position(openmpi_MPI_File_get_position_fn
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 116);
     int tracer_result;
@@ -10783,10 +10900,11 @@ static int openmpi_traced_MPI_File_get_byte_offset(openmpi_MPI_File_get_byte_off
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset, disp);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_byte_offset) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_byte_offset__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_byte_offset) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_byte_offset__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 117);
     int tracer_result;
@@ -10864,10 +10982,11 @@ static int openmpi_traced_MPI_File_read_shared(openmpi_MPI_File_read_shared_fn *
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, status);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_shared) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_shared__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_shared) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_shared__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 118);
     int tracer_result;
@@ -10951,10 +11070,11 @@ static int openmpi_traced_MPI_File_write_shared(openmpi_MPI_File_write_shared_fn
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, status);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_shared) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_shared__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_shared) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_shared__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 119);
     int tracer_result;
@@ -11038,10 +11158,11 @@ static int openmpi_traced_MPI_File_iread_shared(openmpi_MPI_File_iread_shared_fn
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_shared) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_shared__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_shared) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_shared__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 120);
     int tracer_result;
@@ -11126,10 +11247,11 @@ static int openmpi_traced_MPI_File_iwrite_shared(openmpi_MPI_File_iwrite_shared_
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_shared) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_shared__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_shared) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_shared__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 121);
     int tracer_result;
@@ -11214,10 +11336,11 @@ static int openmpi_traced_MPI_File_read_ordered(openmpi_MPI_File_read_ordered_fn
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, status);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 122);
     int tracer_result;
@@ -11301,10 +11424,11 @@ static int openmpi_traced_MPI_File_write_ordered(openmpi_MPI_File_write_ordered_
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, status);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 123);
     int tracer_result;
@@ -11387,10 +11511,11 @@ static int openmpi_traced_MPI_File_seek_shared(openmpi_MPI_File_seek_shared_fn *
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset, whence);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek_shared) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek_shared__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek_shared) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek_shared__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 124);
     int tracer_result;
@@ -11467,10 +11592,11 @@ static int openmpi_traced_MPI_File_get_position_shared(openmpi_MPI_File_get_posi
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position_shared) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position_shared__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position_shared) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position_shared__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 125);
     int tracer_result;
@@ -11547,10 +11673,11 @@ static int openmpi_traced_MPI_File_read_at_all_begin(openmpi_MPI_File_read_at_al
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_begin) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_begin__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_begin) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_begin__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 126);
     int tracer_result;
@@ -11633,10 +11760,11 @@ static int openmpi_traced_MPI_File_read_at_all_end(openmpi_MPI_File_read_at_all_
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, status);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_end) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_end__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_end) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_end__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 127);
     int tracer_result;
@@ -11714,10 +11842,11 @@ static int openmpi_traced_MPI_File_write_at_all_begin(openmpi_MPI_File_write_at_
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_begin) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_begin__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_begin) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_begin__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 128);
     int tracer_result;
@@ -11800,10 +11929,11 @@ static int openmpi_traced_MPI_File_write_at_all_end(openmpi_MPI_File_write_at_al
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, status);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_end) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_end__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_end) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_end__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 129);
     int tracer_result;
@@ -11880,10 +12010,11 @@ static int openmpi_traced_MPI_File_read_all_begin(openmpi_MPI_File_read_all_begi
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_begin) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_begin__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_begin) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_begin__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 130);
     int tracer_result;
@@ -11963,10 +12094,11 @@ static int openmpi_traced_MPI_File_read_all_end(openmpi_MPI_File_read_all_end_fn
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, status);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_end) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_end__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_end) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_end__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 131);
     int tracer_result;
@@ -12044,10 +12176,11 @@ static int openmpi_traced_MPI_File_write_all_begin(openmpi_MPI_File_write_all_be
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_begin) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_begin__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_begin) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_begin__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 132);
     int tracer_result;
@@ -12127,10 +12260,11 @@ static int openmpi_traced_MPI_File_write_all_end(openmpi_MPI_File_write_all_end_
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, status);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_end) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_end__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_end) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_end__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 133);
     int tracer_result;
@@ -12207,10 +12341,11 @@ static int openmpi_traced_MPI_File_read_ordered_begin(openmpi_MPI_File_read_orde
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_begin) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_begin__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_begin) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_begin__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 134);
     int tracer_result;
@@ -12290,10 +12425,11 @@ static int openmpi_traced_MPI_File_read_ordered_end(openmpi_MPI_File_read_ordere
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, status);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_end) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_end__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_end) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_end__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 135);
     int tracer_result;
@@ -12371,10 +12507,11 @@ static int openmpi_traced_MPI_File_write_ordered_begin(openmpi_MPI_File_write_or
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_begin) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_begin__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_begin) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_begin__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 136);
     int tracer_result;
@@ -12454,10 +12591,11 @@ static int openmpi_traced_MPI_File_write_ordered_end(openmpi_MPI_File_write_orde
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, status);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_end) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_end__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_end) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_end__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 137);
     int tracer_result;
@@ -12534,10 +12672,11 @@ static int openmpi_traced_MPI_File_get_type_extent(openmpi_MPI_File_get_type_ext
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, datatype, extent);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_type_extent) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_type_extent__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_type_extent) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_type_extent__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 138);
     int tracer_result;
@@ -12614,10 +12753,11 @@ static int openmpi_traced_MPI_File_set_atomicity(openmpi_MPI_File_set_atomicity_
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, flag);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_atomicity) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_atomicity__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_atomicity) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_atomicity__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 139);
     int tracer_result;
@@ -12690,10 +12830,11 @@ static int openmpi_traced_MPI_File_get_atomicity(openmpi_MPI_File_get_atomicity_
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, flag);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_atomicity) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_atomicity__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_atomicity) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_atomicity__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 140);
     int tracer_result;
@@ -12767,10 +12908,11 @@ static int openmpi_traced_MPI_File_sync(openmpi_MPI_File_sync_fn *tracer_real,
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_sync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_sync__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_sync) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_sync__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 141);
     int tracer_result;
@@ -12841,10 +12983,11 @@ static int openmpi_traced_MPI_Finalize(openmpi_MPI_Finalize_fn *tracer_real,
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real();
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalize) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalize__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalize) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalize__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 142);
     int tracer_result;
@@ -12913,10 +13056,11 @@ static int openmpi_traced_MPI_Finalized(openmpi_MPI_Finalized_fn *tracer_real,
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(flag);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalized) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalized__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalized) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalized__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 143);
     int tracer_result;
@@ -12988,10 +13132,11 @@ static int openmpi_traced_MPI_Free_mem(openmpi_MPI_Free_mem_fn *tracer_real,
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(base);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Free_mem) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Free_mem__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Free_mem) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Free_mem__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 144);
     int tracer_result;
@@ -13064,10 +13209,11 @@ static int openmpi_traced_MPI_Gather(openmpi_MPI_Gather_fn *tracer_real, const v
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gather) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gather__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gather) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gather__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 145);
     int tracer_result;
@@ -13164,10 +13310,11 @@ static int openmpi_traced_MPI_Igather(openmpi_MPI_Igather_fn *tracer_real,
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
                        request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igather) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igather__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igather) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igather__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 146);
     int tracer_result;
@@ -13268,10 +13415,11 @@ static int openmpi_traced_MPI_Gatherv(openmpi_MPI_Gatherv_fn *tracer_real,
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
                        comm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gatherv) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gatherv__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gatherv) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gatherv__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 147);
     int tracer_result;
@@ -13373,10 +13521,11 @@ static int openmpi_traced_MPI_Igatherv(openmpi_MPI_Igatherv_fn *tracer_real,
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
                        comm, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igatherv) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igatherv__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igatherv) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igatherv__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 148);
     int tracer_result;
@@ -13479,10 +13628,11 @@ static int openmpi_traced_MPI_Get_address(openmpi_MPI_Get_address_fn *tracer_rea
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(location, address);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_address) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_address__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_address) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_address__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 149);
     int tracer_result;
@@ -13557,10 +13707,11 @@ static int openmpi_traced_MPI_Get_count(openmpi_MPI_Get_count_fn *tracer_real,
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(status, datatype, count);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_count) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_count__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_count) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_count__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 150);
     int tracer_result;
@@ -13639,10 +13790,11 @@ static int openmpi_traced_MPI_Get_elements(openmpi_MPI_Get_elements_fn *tracer_r
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(status, datatype, count);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 151);
     int tracer_result;
@@ -13721,10 +13873,11 @@ static int openmpi_traced_MPI_Get_elements_x(openmpi_MPI_Get_elements_x_fn *trac
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(status, datatype, count);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements_x) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements_x__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements_x) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements_x__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 152);
     int tracer_result;
@@ -13805,10 +13958,11 @@ static int openmpi_traced_MPI_Get(openmpi_MPI_Get_fn *tracer_real, const void *t
     return tracer_real(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                        target_count, target_datatype, win);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 153);
     int tracer_result;
@@ -13910,10 +14064,11 @@ static int openmpi_traced_MPI_Get_accumulate(openmpi_MPI_Get_accumulate_fn *trac
                        result_datatype, target_rank, target_disp, target_count, target_datatype, op,
                        win);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_accumulate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_accumulate__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_accumulate) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_accumulate__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 154);
     int tracer_result;
@@ -14024,10 +14179,11 @@ static int openmpi_traced_MPI_Get_library_version(openmpi_MPI_Get_library_versio
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, resultlen);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_library_version) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_library_version__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_library_version) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_library_version__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 155);
     int tracer_result;
@@ -14104,10 +14260,11 @@ static int openmpi_traced_MPI_Get_processor_name(openmpi_MPI_Get_processor_name_
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(name, resultlen);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_processor_name) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_processor_name__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_processor_name) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_processor_name__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 156);
     int tracer_result;
@@ -14183,10 +14340,11 @@ static int openmpi_traced_MPI_Get_version(openmpi_MPI_Get_version_fn *tracer_rea
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, subversion);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_version) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_version__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_version) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_version__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 157);
     int tracer_result;
@@ -14264,10 +14422,11 @@ static int openmpi_traced_MPI_Graph_create(openmpi_MPI_Graph_create_fn *tracer_r
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm_old, nnodes, index, edges, reorder, comm_graph);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_create) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_create__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_create) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_create__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 158);
     int tracer_result;
@@ -14354,10 +14513,11 @@ static int openmpi_traced_MPI_Graph_get(openmpi_MPI_Graph_get_fn *tracer_real,
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, maxindex, maxedges, index, edges);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_get) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_get__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_get) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_get__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 159);
     int tracer_result;
@@ -14440,10 +14600,11 @@ static int openmpi_traced_MPI_Graph_map(openmpi_MPI_Graph_map_fn *tracer_real,
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, nnodes, index, edges, newrank);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_map) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_map__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_map) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_map__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 160);
     int tracer_result;
@@ -14526,10 +14687,11 @@ static int openmpi_traced_MPI_Graph_neighbors_count(openmpi_MPI_Graph_neighbors_
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, rank, nneighbors);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors_count) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors_count__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors_count) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors_count__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 161);
     int tracer_result;
@@ -14608,10 +14770,11 @@ static int openmpi_traced_MPI_Graph_neighbors(openmpi_MPI_Graph_neighbors_fn *tr
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, rank, maxneighbors, neighbors);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 162);
     int tracer_result;
@@ -14691,10 +14854,11 @@ static int openmpi_traced_MPI_Graphdims_get(openmpi_MPI_Graphdims_get_fn *tracer
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, nnodes, nedges);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graphdims_get) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graphdims_get__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graphdims_get) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graphdims_get__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 163);
     int tracer_result;
@@ -14772,10 +14936,11 @@ static int openmpi_traced_MPI_Grequest_complete(openmpi_MPI_Grequest_complete_fn
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_complete) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_complete__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_complete) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_complete__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 164);
     int tracer_result;
@@ -14850,10 +15015,11 @@ static int openmpi_traced_MPI_Grequest_start(openmpi_MPI_Grequest_start_fn *trac
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(query_fn, free_fn, cancel_fn, extra_state, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_start) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_start__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_start) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_start__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 165);
     int tracer_result;
@@ -14939,10 +15105,11 @@ static int openmpi_traced_MPI_Group_compare(openmpi_MPI_Group_compare_fn *tracer
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(group1, group2, result);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_compare) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_compare__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_compare) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_compare__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 166);
     int tracer_result;
@@ -15021,10 +15188,11 @@ static int openmpi_traced_MPI_Group_difference(openmpi_MPI_Group_difference_fn *
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(group1, group2, newgroup);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_difference) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_difference__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_difference) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_difference__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 167);
     int tracer_result;
@@ -15103,10 +15271,11 @@ static int openmpi_traced_MPI_Group_excl(openmpi_MPI_Group_excl_fn *tracer_real,
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(group, n, ranks, newgroup);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_excl) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_excl__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_excl) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_excl__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 168);
     int tracer_result;
@@ -15186,10 +15355,11 @@ static int openmpi_traced_MPI_Group_free(openmpi_MPI_Group_free_fn *tracer_real,
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(group);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_free) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_free__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_free) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_free__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 169);
     int tracer_result;
@@ -15262,10 +15432,11 @@ static int openmpi_traced_MPI_Group_incl(openmpi_MPI_Group_incl_fn *tracer_real,
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(group, n, ranks, newgroup);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_incl) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_incl__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_incl) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_incl__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 170);
     int tracer_result;
@@ -15346,10 +15517,11 @@ static int openmpi_traced_MPI_Group_intersection(openmpi_MPI_Group_intersection_
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(group1, group2, newgroup);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_intersection) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_intersection__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_intersection) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_intersection__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 171);
     int tracer_result;
@@ -15428,10 +15600,11 @@ static int openmpi_traced_MPI_Group_range_excl(openmpi_MPI_Group_range_excl_fn *
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(group, n, ranges, newgroup);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_excl) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_excl__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_excl) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_excl__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 172);
     int tracer_result;
@@ -15512,10 +15685,11 @@ static int openmpi_traced_MPI_Group_range_incl(openmpi_MPI_Group_range_incl_fn *
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(group, n, ranges, newgroup);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_incl) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_incl__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_incl) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_incl__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 173);
     int tracer_result;
@@ -15595,10 +15769,11 @@ static int openmpi_traced_MPI_Group_rank(openmpi_MPI_Group_rank_fn *tracer_real,
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(group, rank);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_rank) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_rank__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_rank) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_rank__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 174);
     int tracer_result;
@@ -15672,10 +15847,11 @@ static int openmpi_traced_MPI_Group_size(openmpi_MPI_Group_size_fn *tracer_real,
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(group, size);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_size) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_size__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_size) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_size__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 175);
     int tracer_result;
@@ -15751,10 +15927,11 @@ static int openmpi_traced_MPI_Group_translate_ranks(openmpi_MPI_Group_translate_
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(group1, n, ranks1, group2, ranks2);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_translate_ranks) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_translate_ranks__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_translate_ranks) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_translate_ranks__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 176);
     int tracer_result;
@@ -15837,10 +16014,11 @@ static int openmpi_traced_MPI_Group_union(openmpi_MPI_Group_union_fn *tracer_rea
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(group1, group2, newgroup);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_union) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_union__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_union) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_union__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 177);
     int tracer_result;
@@ -15919,10 +16097,11 @@ static int openmpi_traced_MPI_Ibsend(openmpi_MPI_Ibsend_fn *tracer_real, const v
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibsend) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibsend__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibsend) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibsend__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 178);
     int tracer_result;
@@ -16013,10 +16192,11 @@ static int openmpi_traced_MPI_Improbe(openmpi_MPI_Improbe_fn *tracer_real,
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(source, tag, comm, flag, message, status);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Improbe) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Improbe__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Improbe) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Improbe__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 179);
     int tracer_result;
@@ -16104,10 +16284,11 @@ static int openmpi_traced_MPI_Imrecv(openmpi_MPI_Imrecv_fn *tracer_real, const v
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, type, message, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Imrecv) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Imrecv__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Imrecv) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Imrecv__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 180);
     int tracer_result;
@@ -16190,10 +16371,11 @@ static int openmpi_traced_MPI_Info_create(openmpi_MPI_Info_create_fn *tracer_rea
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(info);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_create) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_create__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_create) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_create__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 181);
     int tracer_result;
@@ -16265,10 +16447,11 @@ static int openmpi_traced_MPI_Info_delete(openmpi_MPI_Info_delete_fn *tracer_rea
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(info, key);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_delete) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_delete__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_delete) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_delete__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 182);
     int tracer_result;
@@ -16341,10 +16524,11 @@ static int openmpi_traced_MPI_Info_dup(openmpi_MPI_Info_dup_fn *tracer_real,
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(info, newinfo);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_dup) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_dup__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_dup) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_dup__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 183);
     int tracer_result;
@@ -16418,10 +16602,11 @@ static int openmpi_traced_MPI_Info_free(openmpi_MPI_Info_free_fn *tracer_real,
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(info);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_free) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_free__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_free) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_free__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 184);
     int tracer_result;
@@ -16494,10 +16679,11 @@ static int openmpi_traced_MPI_Info_get(openmpi_MPI_Info_get_fn *tracer_real,
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(info, key, valuelen, value, flag);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 185);
     int tracer_result;
@@ -16580,10 +16766,11 @@ static int openmpi_traced_MPI_Info_get_nkeys(openmpi_MPI_Info_get_nkeys_fn *trac
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(info, nkeys);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nkeys) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nkeys__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nkeys) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nkeys__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 186);
     int tracer_result;
@@ -16658,10 +16845,11 @@ static int openmpi_traced_MPI_Info_get_nthkey(openmpi_MPI_Info_get_nthkey_fn *tr
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(info, n, key);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nthkey) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nthkey__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nthkey) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nthkey__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 187);
     int tracer_result;
@@ -16738,10 +16926,11 @@ static int openmpi_traced_MPI_Info_get_valuelen(openmpi_MPI_Info_get_valuelen_fn
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(info, key, valuelen, flag);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_valuelen) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_valuelen__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_valuelen) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_valuelen__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 188);
     int tracer_result;
@@ -16823,10 +17012,11 @@ static int openmpi_traced_MPI_Info_set(openmpi_MPI_Info_set_fn *tracer_real,
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(info, key, value);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_set) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_set__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_set) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_set__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 189);
     int tracer_result;
@@ -16901,10 +17091,11 @@ static int openmpi_traced_MPI_Init(openmpi_MPI_Init_fn *tracer_real, const void 
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(argc, argv);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 190);
     int tracer_result;
@@ -16979,10 +17170,11 @@ static int openmpi_traced_MPI_Initialized(openmpi_MPI_Initialized_fn *tracer_rea
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(flag);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Initialized) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Initialized__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Initialized) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Initialized__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 191);
     int tracer_result;
@@ -17055,10 +17247,11 @@ static int openmpi_traced_MPI_Init_thread(openmpi_MPI_Init_thread_fn *tracer_rea
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(argc, argv, required, provided);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init_thread) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init_thread__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init_thread) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init_thread__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 192);
     int tracer_result;
@@ -17142,10 +17335,11 @@ static int openmpi_traced_MPI_Intercomm_create(openmpi_MPI_Intercomm_create_fn *
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(local_comm, local_leader, bridge_comm, remote_leader, tag, newintercomm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_create) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_create__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_create) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_create__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 193);
     int tracer_result;
@@ -17234,10 +17428,11 @@ static int openmpi_traced_MPI_Intercomm_merge(openmpi_MPI_Intercomm_merge_fn *tr
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(intercomm, high, newintercomm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_merge) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_merge__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_merge) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_merge__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 194);
     int tracer_result;
@@ -17316,10 +17511,11 @@ static int openmpi_traced_MPI_Iprobe(openmpi_MPI_Iprobe_fn *tracer_real, const v
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(source, tag, comm, flag, status);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iprobe) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iprobe__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iprobe) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iprobe__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 195);
     int tracer_result;
@@ -17402,10 +17598,11 @@ static int openmpi_traced_MPI_Irecv(openmpi_MPI_Irecv_fn *tracer_real, const voi
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, source, tag, comm, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irecv) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irecv__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irecv) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irecv__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 196);
     int tracer_result;
@@ -17496,10 +17693,11 @@ static int openmpi_traced_MPI_Irsend(openmpi_MPI_Irsend_fn *tracer_real, const v
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irsend) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irsend__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irsend) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irsend__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 197);
     int tracer_result;
@@ -17590,10 +17788,11 @@ static int openmpi_traced_MPI_Isend(openmpi_MPI_Isend_fn *tracer_real, const voi
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Isend) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Isend__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Isend) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Isend__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 198);
     int tracer_result;
@@ -17684,10 +17883,11 @@ static int openmpi_traced_MPI_Issend(openmpi_MPI_Issend_fn *tracer_real, const v
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Issend) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Issend__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Issend) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Issend__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 199);
     int tracer_result;
@@ -17777,10 +17977,11 @@ static int openmpi_traced_MPI_Is_thread_main(openmpi_MPI_Is_thread_main_fn *trac
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(flag);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Is_thread_main) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Is_thread_main__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Is_thread_main) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Is_thread_main__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 200);
     int tracer_result;
@@ -17853,10 +18054,11 @@ static int openmpi_traced_MPI_Lookup_name(openmpi_MPI_Lookup_name_fn *tracer_rea
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(service_name, info, port_name);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Lookup_name) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Lookup_name__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Lookup_name) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Lookup_name__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 201);
     int tracer_result;
@@ -17935,10 +18137,11 @@ static int openmpi_traced_MPI_Mprobe(openmpi_MPI_Mprobe_fn *tracer_real, const v
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(source, tag, comm, message, status);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mprobe) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mprobe__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mprobe) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mprobe__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 202);
     int tracer_result;
@@ -18021,10 +18224,11 @@ static int openmpi_traced_MPI_Mrecv(openmpi_MPI_Mrecv_fn *tracer_real, const voi
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, type, message, status);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mrecv) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mrecv__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mrecv) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mrecv__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 203);
     int tracer_result;
@@ -18109,10 +18313,11 @@ static int openmpi_traced_MPI_Neighbor_allgather(openmpi_MPI_Neighbor_allgather_
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgather) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgather__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgather) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgather__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 204);
     int tracer_result;
@@ -18205,10 +18410,11 @@ static int openmpi_traced_MPI_Ineighbor_allgather(openmpi_MPI_Ineighbor_allgathe
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgather) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgather__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgather) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgather__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 205);
     int tracer_result;
@@ -18306,10 +18512,11 @@ static int openmpi_traced_MPI_Neighbor_allgatherv(openmpi_MPI_Neighbor_allgather
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgatherv) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgatherv__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgatherv) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgatherv__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 206);
     int tracer_result;
@@ -18407,10 +18614,11 @@ static int openmpi_traced_MPI_Ineighbor_allgatherv(openmpi_MPI_Ineighbor_allgath
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
                        request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgatherv) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgatherv__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgatherv) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgatherv__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 207);
     int tracer_result;
@@ -18510,10 +18718,11 @@ static int openmpi_traced_MPI_Neighbor_alltoall(openmpi_MPI_Neighbor_alltoall_fn
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoall) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoall__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoall) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoall__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 208);
     int tracer_result;
@@ -18606,10 +18815,11 @@ static int openmpi_traced_MPI_Ineighbor_alltoall(openmpi_MPI_Ineighbor_alltoall_
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoall) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoall__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoall) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoall__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 209);
     int tracer_result;
@@ -18708,10 +18918,11 @@ static int openmpi_traced_MPI_Neighbor_alltoallv(openmpi_MPI_Neighbor_alltoallv_
     return tracer_real(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                        recvtype, comm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallv) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallv__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallv) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallv__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 210);
     int tracer_result;
@@ -18814,10 +19025,11 @@ static int openmpi_traced_MPI_Ineighbor_alltoallv(openmpi_MPI_Ineighbor_alltoall
     return tracer_real(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                        recvtype, comm, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallv) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallv__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallv) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallv__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 211);
     int tracer_result;
@@ -18923,10 +19135,11 @@ static int openmpi_traced_MPI_Neighbor_alltoallw(openmpi_MPI_Neighbor_alltoallw_
     return tracer_real(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                        recvtypes, comm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallw) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallw__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallw) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallw__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 212);
     int tracer_result;
@@ -19029,10 +19242,11 @@ static int openmpi_traced_MPI_Ineighbor_alltoallw(openmpi_MPI_Ineighbor_alltoall
     return tracer_real(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                        recvtypes, comm, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallw) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallw__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallw) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallw__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 213);
     int tracer_result;
@@ -19133,10 +19347,11 @@ static int openmpi_traced_MPI_Op_commutative(openmpi_MPI_Op_commutative_fn *trac
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(op, commute);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_commutative) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_commutative__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_commutative) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_commutative__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 214);
     int tracer_result;
@@ -19211,10 +19426,11 @@ static int openmpi_traced_MPI_Op_create(openmpi_MPI_Op_create_fn *tracer_real,
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(function, commute, op);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_create) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_create__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_create) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_create__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 215);
     int tracer_result;
@@ -19291,10 +19507,11 @@ static int openmpi_traced_MPI_Open_port(openmpi_MPI_Open_port_fn *tracer_real,
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(info, port_name);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Open_port) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Open_port__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Open_port) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Open_port__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 216);
     int tracer_result;
@@ -19368,10 +19585,11 @@ static int openmpi_traced_MPI_Op_free(openmpi_MPI_Op_free_fn *tracer_real,
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(op);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_free) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_free__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_free) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_free__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 217);
     int tracer_result;
@@ -19445,10 +19663,11 @@ static int openmpi_traced_MPI_Pack_external(openmpi_MPI_Pack_external_fn *tracer
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(datarep, inbuf, incount, datatype, outbuf, outsize, position);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 218);
     int tracer_result;
@@ -19538,10 +19757,11 @@ static int openmpi_traced_MPI_Pack_external_size(openmpi_MPI_Pack_external_size_
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(datarep, incount, datatype, size);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external_size) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external_size__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external_size) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external_size__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 219);
     int tracer_result;
@@ -19622,10 +19842,11 @@ static int openmpi_traced_MPI_Pack(openmpi_MPI_Pack_fn *tracer_real, const void 
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(inbuf, incount, datatype, outbuf, outsize, position, comm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 220);
     int tracer_result;
@@ -19715,10 +19936,11 @@ static int openmpi_traced_MPI_Pack_size(openmpi_MPI_Pack_size_fn *tracer_real,
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(incount, datatype, comm, size);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_size) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_size__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_size) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_size__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 221);
     int tracer_result;
@@ -19798,10 +20020,11 @@ static int openmpi_traced_MPI_Probe(openmpi_MPI_Probe_fn *tracer_real, const voi
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(source, tag, comm, status);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Probe) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Probe__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Probe) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Probe__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 222);
     int tracer_result;
@@ -19881,10 +20104,11 @@ static int openmpi_traced_MPI_Publish_name(openmpi_MPI_Publish_name_fn *tracer_r
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(service_name, info, port_name);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Publish_name) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Publish_name__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Publish_name) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Publish_name__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 223);
     int tracer_result;
@@ -19965,10 +20189,11 @@ static int openmpi_traced_MPI_Put(openmpi_MPI_Put_fn *tracer_real, const void *t
     return tracer_real(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                        target_count, target_datatype, win);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Put) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Put__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Put) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Put__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 224);
     int tracer_result;
@@ -20064,10 +20289,11 @@ static int openmpi_traced_MPI_Query_thread(openmpi_MPI_Query_thread_fn *tracer_r
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(provided);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Query_thread) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Query_thread__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Query_thread) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Query_thread__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 225);
     int tracer_result;
@@ -20144,10 +20370,11 @@ static int openmpi_traced_MPI_Raccumulate(openmpi_MPI_Raccumulate_fn *tracer_rea
     return tracer_real(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                        target_count, target_datatype, op, win, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Raccumulate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Raccumulate__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Raccumulate) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Raccumulate__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 226);
     int tracer_result;
@@ -20251,10 +20478,11 @@ static int openmpi_traced_MPI_Recv_init(openmpi_MPI_Recv_init_fn *tracer_real,
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, source, tag, comm, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv_init) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv_init__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv_init) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv_init__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 227);
     int tracer_result;
@@ -20345,10 +20573,11 @@ static int openmpi_traced_MPI_Recv(openmpi_MPI_Recv_fn *tracer_real, const void 
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, source, tag, comm, status);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 228);
     int tracer_result;
@@ -20438,10 +20667,11 @@ static int openmpi_traced_MPI_Reduce(openmpi_MPI_Reduce_fn *tracer_real, const v
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, root, comm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 229);
     int tracer_result;
@@ -20532,10 +20762,11 @@ static int openmpi_traced_MPI_Ireduce(openmpi_MPI_Ireduce_fn *tracer_real,
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, root, comm, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 230);
     int tracer_result;
@@ -20629,10 +20860,11 @@ static int openmpi_traced_MPI_Reduce_local(openmpi_MPI_Reduce_local_fn *tracer_r
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(inbuf, inoutbuf, count, datatype, op);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_local) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_local__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_local) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_local__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 231);
     int tracer_result;
@@ -20715,10 +20947,11 @@ static int openmpi_traced_MPI_Reduce_scatter(openmpi_MPI_Reduce_scatter_fn *trac
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, recvcounts, datatype, op, comm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 232);
     int tracer_result;
@@ -20806,10 +21039,11 @@ static int openmpi_traced_MPI_Ireduce_scatter(openmpi_MPI_Ireduce_scatter_fn *tr
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, recvcounts, datatype, op, comm, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 233);
     int tracer_result;
@@ -20899,10 +21133,11 @@ static int openmpi_traced_MPI_Reduce_scatter_block(openmpi_MPI_Reduce_scatter_bl
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, recvcount, datatype, op, comm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter_block) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter_block__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter_block) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter_block__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 234);
     int tracer_result;
@@ -20991,10 +21226,11 @@ static int openmpi_traced_MPI_Ireduce_scatter_block(openmpi_MPI_Ireduce_scatter_
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, recvcount, datatype, op, comm, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter_block) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter_block__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter_block) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter_block__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 235);
     int tracer_result;
@@ -21088,10 +21324,11 @@ static int openmpi_traced_MPI_Register_datarep(openmpi_MPI_Register_datarep_fn *
     return tracer_real(datarep, read_conversion_fn, write_conversion_fn, dtype_file_extent_fn,
                        extra_state);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Register_datarep) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Register_datarep__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Register_datarep) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Register_datarep__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 236);
     int tracer_result;
@@ -21179,10 +21416,11 @@ static int openmpi_traced_MPI_Request_free(openmpi_MPI_Request_free_fn *tracer_r
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_free) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_free__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_free) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_free__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 237);
     int tracer_result;
@@ -21255,10 +21493,11 @@ static int openmpi_traced_MPI_Request_get_status(openmpi_MPI_Request_get_status_
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(request, flag, status);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_get_status) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_get_status__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_get_status) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_get_status__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 238);
     int tracer_result;
@@ -21339,10 +21578,11 @@ static int openmpi_traced_MPI_Rget(openmpi_MPI_Rget_fn *tracer_real, const void 
     return tracer_real(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                        target_count, target_datatype, win, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 239);
     int tracer_result;
@@ -21450,10 +21690,11 @@ static int openmpi_traced_MPI_Rget_accumulate(openmpi_MPI_Rget_accumulate_fn *tr
                        result_datatype, target_rank, target_disp, target_count, target_datatype, op,
                        win, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget_accumulate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget_accumulate__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget_accumulate) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget_accumulate__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 240);
     int tracer_result;
@@ -21568,10 +21809,11 @@ static int openmpi_traced_MPI_Rput(openmpi_MPI_Rput_fn *tracer_real, const void 
     return tracer_real(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                        target_cout, target_datatype, win, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rput) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rput__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rput) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rput__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 241);
     int tracer_result;
@@ -21672,10 +21914,11 @@ static int openmpi_traced_MPI_Rsend(openmpi_MPI_Rsend_fn *tracer_real, const voi
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ibuf, count, datatype, dest, tag, comm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 242);
     int tracer_result;
@@ -21762,10 +22005,11 @@ static int openmpi_traced_MPI_Rsend_init(openmpi_MPI_Rsend_init_fn *tracer_real,
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend_init) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend_init__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend_init) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend_init__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 243);
     int tracer_result;
@@ -21856,10 +22100,11 @@ static int openmpi_traced_MPI_Scan(openmpi_MPI_Scan_fn *tracer_real, const void 
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scan) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scan__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scan) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scan__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 244);
     int tracer_result;
@@ -21947,10 +22192,11 @@ static int openmpi_traced_MPI_Iscan(openmpi_MPI_Iscan_fn *tracer_real, const voi
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscan) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscan__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscan) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscan__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 245);
     int tracer_result;
@@ -22041,10 +22287,11 @@ static int openmpi_traced_MPI_Scatter(openmpi_MPI_Scatter_fn *tracer_real,
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatter) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatter__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatter) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatter__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 246);
     int tracer_result;
@@ -22141,10 +22388,11 @@ static int openmpi_traced_MPI_Iscatter(openmpi_MPI_Iscatter_fn *tracer_real,
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
                        request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatter) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatter__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatter) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatter__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 247);
     int tracer_result;
@@ -22246,10 +22494,11 @@ static int openmpi_traced_MPI_Scatterv(openmpi_MPI_Scatterv_fn *tracer_real,
     return tracer_real(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
                        comm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatterv) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatterv__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatterv) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatterv__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 248);
     int tracer_result;
@@ -22351,10 +22600,11 @@ static int openmpi_traced_MPI_Iscatterv(openmpi_MPI_Iscatterv_fn *tracer_real,
     return tracer_real(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
                        comm, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatterv) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatterv__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatterv) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatterv__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 249);
     int tracer_result;
@@ -22458,10 +22708,11 @@ static int openmpi_traced_MPI_Send_init(openmpi_MPI_Send_init_fn *tracer_real,
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send_init) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send_init__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send_init) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send_init__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 250);
     int tracer_result;
@@ -22552,10 +22803,11 @@ static int openmpi_traced_MPI_Send(openmpi_MPI_Send_fn *tracer_real, const void 
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 251);
     int tracer_result;
@@ -22644,10 +22896,11 @@ static int openmpi_traced_MPI_Sendrecv(openmpi_MPI_Sendrecv_fn *tracer_real,
     return tracer_real(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype,
                        source, recvtag, comm, status);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 252);
     int tracer_result;
@@ -22756,10 +23009,11 @@ static int openmpi_traced_MPI_Sendrecv_replace(openmpi_MPI_Sendrecv_replace_fn *
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, sendtag, source, recvtag, comm, status);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv_replace) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv_replace__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv_replace) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv_replace__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 253);
     int tracer_result;
@@ -22856,10 +23110,11 @@ static int openmpi_traced_MPI_Ssend_init(openmpi_MPI_Ssend_init_fn *tracer_real,
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend_init) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend_init__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend_init) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend_init__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 254);
     int tracer_result;
@@ -22950,10 +23205,11 @@ static int openmpi_traced_MPI_Ssend(openmpi_MPI_Ssend_fn *tracer_real, const voi
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 255);
     int tracer_result;
@@ -23038,10 +23294,11 @@ static int openmpi_traced_MPI_Start(openmpi_MPI_Start_fn *tracer_real, const voi
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(request);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Start) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Start__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Start) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Start__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 256);
     int tracer_result;
@@ -23114,10 +23371,11 @@ static int openmpi_traced_MPI_Startall(openmpi_MPI_Startall_fn *tracer_real,
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, array_of_requests);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Startall) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Startall__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Startall) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Startall__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 257);
     int tracer_result;
@@ -23192,10 +23450,11 @@ static int openmpi_traced_MPI_Status_set_cancelled(openmpi_MPI_Status_set_cancel
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(status, flag);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_cancelled) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_cancelled__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_cancelled) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_cancelled__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 258);
     int tracer_result;
@@ -23270,10 +23529,11 @@ static int openmpi_traced_MPI_Status_set_elements(openmpi_MPI_Status_set_element
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(status, datatype, count);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 259);
     int tracer_result;
@@ -23351,10 +23611,11 @@ static int openmpi_traced_MPI_Status_set_elements_x(openmpi_MPI_Status_set_eleme
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(status, datatype, count);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements_x) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements_x__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements_x) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements_x__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 260);
     int tracer_result;
@@ -23433,10 +23694,11 @@ static int openmpi_traced_MPI_Testall(openmpi_MPI_Testall_fn *tracer_real,
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, array_of_requests, flag, array_of_statuses);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testall) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testall__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testall) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testall__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 261);
     int tracer_result;
@@ -23520,10 +23782,11 @@ static int openmpi_traced_MPI_Testany(openmpi_MPI_Testany_fn *tracer_real,
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, array_of_requests, index, flag, status);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testany) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testany__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testany) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testany__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 262);
     int tracer_result;
@@ -23676,10 +23939,11 @@ static int openmpi_traced_MPI_Test_cancelled(openmpi_MPI_Test_cancelled_fn *trac
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(status, flag);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test_cancelled) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test_cancelled__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test_cancelled) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test_cancelled__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 264);
     int tracer_result;
@@ -23755,10 +24019,11 @@ static int openmpi_traced_MPI_Testsome(openmpi_MPI_Testsome_fn *tracer_real,
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(incount, array_of_requests, outcount, array_of_indices, array_of_statuses);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testsome) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testsome__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testsome) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testsome__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 265);
     int tracer_result;
@@ -23845,10 +24110,11 @@ static int openmpi_traced_MPI_Topo_test(openmpi_MPI_Topo_test_fn *tracer_real,
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, status);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Topo_test) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Topo_test__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Topo_test) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Topo_test__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 266);
     int tracer_result;
@@ -23922,10 +24188,11 @@ static int openmpi_traced_MPI_Type_commit(openmpi_MPI_Type_commit_fn *tracer_rea
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(type);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_commit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_commit__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_commit) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_commit__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 267);
     int tracer_result;
@@ -23998,10 +24265,11 @@ static int openmpi_traced_MPI_Type_contiguous(openmpi_MPI_Type_contiguous_fn *tr
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, oldtype, newtype);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_contiguous) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_contiguous__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_contiguous) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_contiguous__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 268);
     int tracer_result;
@@ -24084,10 +24352,11 @@ static int openmpi_traced_MPI_Type_create_darray(openmpi_MPI_Type_create_darray_
     return tracer_real(size, rank, ndims, gsize_array, distrib_array, darg_array, psize_array,
                        order, oldtype, newtype);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_darray) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_darray__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_darray) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_darray__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 269);
     int tracer_result;
@@ -24189,10 +24458,11 @@ static int openmpi_traced_MPI_Type_create_f90_complex(openmpi_MPI_Type_create_f9
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(p, r, newtype);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_complex) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_complex__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_complex) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_complex__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 270);
     int tracer_result;
@@ -24270,10 +24540,11 @@ static int openmpi_traced_MPI_Type_create_f90_integer(openmpi_MPI_Type_create_f9
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(r, newtype);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_integer) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_integer__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_integer) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_integer__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 271);
     int tracer_result;
@@ -24349,10 +24620,11 @@ static int openmpi_traced_MPI_Type_create_f90_real(openmpi_MPI_Type_create_f90_r
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(p, r, newtype);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_real) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_real__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_real) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_real__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 272);
     int tracer_result;
@@ -24433,10 +24705,11 @@ static int openmpi_traced_MPI_Type_create_hindexed_block(openmpi_MPI_Type_create
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, blocklength, array_of_displacements, oldtype, newtype);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed_block) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed_block__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed_block) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed_block__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 273);
     int tracer_result;
@@ -24525,10 +24798,11 @@ static int openmpi_traced_MPI_Type_create_hindexed(openmpi_MPI_Type_create_hinde
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, array_of_blocklengths, array_of_displacements, oldtype, newtype);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 274);
     int tracer_result;
@@ -24617,10 +24891,11 @@ static int openmpi_traced_MPI_Type_create_hvector(openmpi_MPI_Type_create_hvecto
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, blocklength, stride, oldtype, newtype);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hvector) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hvector__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hvector) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hvector__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 275);
     int tracer_result;
@@ -24707,10 +24982,11 @@ static int openmpi_traced_MPI_Type_create_keyval(openmpi_MPI_Type_create_keyval_
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(type_copy_attr_fn, type_delete_attr_fn, type_keyval, extra_state);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_keyval) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_keyval__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_keyval) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_keyval__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 276);
     int tracer_result;
@@ -24797,10 +25073,11 @@ static int openmpi_traced_MPI_Type_create_indexed_block(openmpi_MPI_Type_create_
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, blocklength, array_of_displacements, oldtype, newtype);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_indexed_block) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_indexed_block__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_indexed_block) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_indexed_block__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 277);
     int tracer_result;
@@ -24890,10 +25167,11 @@ static int openmpi_traced_MPI_Type_create_struct(openmpi_MPI_Type_create_struct_
     return tracer_real(count, array_of_block_lengths, array_of_displacements, array_of_types,
                        newtype);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_struct) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_struct__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_struct) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_struct__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 278);
     int tracer_result;
@@ -24985,10 +25263,11 @@ static int openmpi_traced_MPI_Type_create_subarray(openmpi_MPI_Type_create_subar
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ndims, size_array, subsize_array, start_array, order, oldtype, newtype);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_subarray) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_subarray__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_subarray) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_subarray__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 279);
     int tracer_result;
@@ -25082,10 +25361,11 @@ static int openmpi_traced_MPI_Type_create_resized(openmpi_MPI_Type_create_resize
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(oldtype, lb, extent, newtype);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_resized) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_resized__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_resized) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_resized__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 280);
     int tracer_result;
@@ -25167,10 +25447,11 @@ static int openmpi_traced_MPI_Type_delete_attr(openmpi_MPI_Type_delete_attr_fn *
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(type, type_keyval);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_delete_attr) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_delete_attr__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_delete_attr) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_delete_attr__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 281);
     int tracer_result;
@@ -25245,10 +25526,11 @@ static int openmpi_traced_MPI_Type_dup(openmpi_MPI_Type_dup_fn *tracer_real,
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(type, newtype);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_dup) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_dup__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_dup) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_dup__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 282);
     int tracer_result;
@@ -25322,10 +25604,11 @@ static int openmpi_traced_MPI_Type_free(openmpi_MPI_Type_free_fn *tracer_real,
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(type);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 283);
     int tracer_result;
@@ -25397,10 +25680,11 @@ static int openmpi_traced_MPI_Type_free_keyval(openmpi_MPI_Type_free_keyval_fn *
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(type_keyval);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free_keyval) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free_keyval__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free_keyval) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free_keyval__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 284);
     int tracer_result;
@@ -25473,10 +25757,11 @@ static int openmpi_traced_MPI_Type_get_attr(openmpi_MPI_Type_get_attr_fn *tracer
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(type, type_keyval, attribute_val, flag);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_attr) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_attr__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_attr) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_attr__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 285);
     int tracer_result;
@@ -25561,10 +25846,11 @@ static int openmpi_traced_MPI_Type_get_contents(openmpi_MPI_Type_get_contents_fn
     return tracer_real(mtype, max_integers, max_addresses, max_datatypes, array_of_integers,
                        array_of_addresses, array_of_datatypes);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_contents) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_contents__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_contents) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_contents__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 286);
     int tracer_result;
@@ -25660,10 +25946,11 @@ static int openmpi_traced_MPI_Type_get_envelope(openmpi_MPI_Type_get_envelope_fn
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(type, num_integers, num_addresses, num_datatypes, combiner);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_envelope) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_envelope__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_envelope) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_envelope__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 287);
     int tracer_result;
@@ -25751,10 +26038,11 @@ static int openmpi_traced_MPI_Type_get_extent(openmpi_MPI_Type_get_extent_fn *tr
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(type, lb, extent);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 288);
     int tracer_result;
@@ -25833,10 +26121,11 @@ static int openmpi_traced_MPI_Type_get_extent_x(openmpi_MPI_Type_get_extent_x_fn
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(type, lb, extent);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent_x) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent_x__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent_x) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent_x__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 289);
     int tracer_result;
@@ -25915,10 +26204,11 @@ static int openmpi_traced_MPI_Type_get_name(openmpi_MPI_Type_get_name_fn *tracer
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(type, type_name, resultlen);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_name) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_name__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_name) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_name__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 290);
     int tracer_result;
@@ -25998,10 +26288,11 @@ static int openmpi_traced_MPI_Type_get_true_extent(openmpi_MPI_Type_get_true_ext
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(datatype, true_lb, true_extent);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 291);
     int tracer_result;
@@ -26082,10 +26373,11 @@ static int openmpi_traced_MPI_Type_get_true_extent_x(openmpi_MPI_Type_get_true_e
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(datatype, true_lb, true_extent);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent_x) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent_x__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent_x) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent_x__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 292);
     int tracer_result;
@@ -26167,10 +26459,11 @@ static int openmpi_traced_MPI_Type_indexed(openmpi_MPI_Type_indexed_fn *tracer_r
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, array_of_blocklengths, array_of_displacements, oldtype, newtype);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_indexed) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_indexed__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_indexed) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_indexed__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 293);
     int tracer_result;
@@ -26258,10 +26551,11 @@ static int openmpi_traced_MPI_Type_match_size(openmpi_MPI_Type_match_size_fn *tr
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(typeclass, size, type);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_match_size) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_match_size__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_match_size) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_match_size__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 294);
     int tracer_result;
@@ -26339,10 +26633,11 @@ static int openmpi_traced_MPI_Type_set_attr(openmpi_MPI_Type_set_attr_fn *tracer
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(type, type_keyval, attr_val);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_attr) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_attr__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_attr) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_attr__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 295);
     int tracer_result;
@@ -26420,10 +26715,11 @@ static int openmpi_traced_MPI_Type_set_name(openmpi_MPI_Type_set_name_fn *tracer
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(type, type_name);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_name) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_name__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_name) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_name__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 296);
     int tracer_result;
@@ -26496,10 +26792,11 @@ static int openmpi_traced_MPI_Type_size(openmpi_MPI_Type_size_fn *tracer_real,
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(type, size);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 297);
     int tracer_result;
@@ -26574,10 +26871,11 @@ static int openmpi_traced_MPI_Type_size_x(openmpi_MPI_Type_size_x_fn *tracer_rea
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(type, size);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size_x) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size_x__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size_x) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size_x__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 298);
     int tracer_result;
@@ -26652,10 +26950,11 @@ static int openmpi_traced_MPI_Type_vector(openmpi_MPI_Type_vector_fn *tracer_rea
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, blocklength, stride, oldtype, newtype);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_vector) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_vector__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_vector) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_vector__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 299);
     int tracer_result;
@@ -26740,10 +27039,11 @@ static int openmpi_traced_MPI_Unpack(openmpi_MPI_Unpack_fn *tracer_real, const v
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(inbuf, insize, position, outbuf, outcount, datatype, comm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 300);
     int tracer_result;
@@ -26833,10 +27133,11 @@ static int openmpi_traced_MPI_Unpublish_name(openmpi_MPI_Unpublish_name_fn *trac
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(service_name, info, port_name);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpublish_name) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpublish_name__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpublish_name) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpublish_name__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 301);
     int tracer_result;
@@ -26916,10 +27217,11 @@ static int openmpi_traced_MPI_Unpack_external(openmpi_MPI_Unpack_external_fn *tr
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(datarep, inbuf, insize, position, outbuf, outcount, datatype);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack_external) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack_external__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack_external) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack_external__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 302);
     int tracer_result;
@@ -27077,10 +27379,11 @@ static int openmpi_traced_MPI_Waitany(openmpi_MPI_Waitany_fn *tracer_real,
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, array_of_requests, index, status);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitany) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitany__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitany) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitany__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 304);
     int tracer_result;
@@ -27226,10 +27529,11 @@ static int openmpi_traced_MPI_Waitsome(openmpi_MPI_Waitsome_fn *tracer_real,
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(incount, array_of_requests, outcount, array_of_indices, array_of_statuses);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitsome) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitsome__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitsome) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitsome__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 306);
     int tracer_result;
@@ -27318,10 +27622,11 @@ static int openmpi_traced_MPI_Win_allocate(openmpi_MPI_Win_allocate_fn *tracer_r
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(size, disp_unit, info, comm, baseptr, win);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 307);
     int tracer_result;
@@ -27408,10 +27713,11 @@ static int openmpi_traced_MPI_Win_allocate_shared(openmpi_MPI_Win_allocate_share
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(size, disp_unit, info, comm, baseptr, win);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate_shared) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate_shared__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate_shared) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate_shared__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 308);
     int tracer_result;
@@ -27497,10 +27803,11 @@ static int openmpi_traced_MPI_Win_attach(openmpi_MPI_Win_attach_fn *tracer_real,
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win, base, size);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_attach) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_attach__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_attach) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_attach__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 309);
     int tracer_result;
@@ -27576,10 +27883,11 @@ static int openmpi_traced_MPI_Win_call_errhandler(openmpi_MPI_Win_call_errhandle
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win, errorcode);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_call_errhandler) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_call_errhandler__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_call_errhandler) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_call_errhandler__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 310);
     int tracer_result;
@@ -27653,10 +27961,11 @@ static int openmpi_traced_MPI_Win_complete(openmpi_MPI_Win_complete_fn *tracer_r
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_complete) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_complete__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_complete) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_complete__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 311);
     int tracer_result;
@@ -27728,10 +28037,11 @@ static int openmpi_traced_MPI_Win_create(openmpi_MPI_Win_create_fn *tracer_real,
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(base, size, disp_unit, info, comm, win);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 312);
     int tracer_result;
@@ -27817,10 +28127,11 @@ static int openmpi_traced_MPI_Win_create_dynamic(openmpi_MPI_Win_create_dynamic_
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(info, comm, win);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_dynamic) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_dynamic__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_dynamic) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_dynamic__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 313);
     int tracer_result;
@@ -27899,10 +28210,11 @@ static int openmpi_traced_MPI_Win_create_errhandler(openmpi_MPI_Win_create_errha
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(function, errhandler);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_errhandler) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_errhandler__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_errhandler) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_errhandler__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 314);
     int tracer_result;
@@ -27980,10 +28292,11 @@ static int openmpi_traced_MPI_Win_create_keyval(openmpi_MPI_Win_create_keyval_fn
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win_copy_attr_fn, win_delete_attr_fn, win_keyval, extra_state);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_keyval) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_keyval__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_keyval) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_keyval__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 315);
     int tracer_result;
@@ -28068,10 +28381,11 @@ static int openmpi_traced_MPI_Win_delete_attr(openmpi_MPI_Win_delete_attr_fn *tr
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win, win_keyval);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_delete_attr) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_delete_attr__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_delete_attr) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_delete_attr__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 316);
     int tracer_result;
@@ -28145,10 +28459,11 @@ static int openmpi_traced_MPI_Win_detach(openmpi_MPI_Win_detach_fn *tracer_real,
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win, base);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_detach) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_detach__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_detach) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_detach__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 317);
     int tracer_result;
@@ -28221,10 +28536,11 @@ static int openmpi_traced_MPI_Win_fence(openmpi_MPI_Win_fence_fn *tracer_real,
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(assert, win);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_fence) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_fence__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_fence) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_fence__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 318);
     int tracer_result;
@@ -28297,10 +28613,11 @@ static int openmpi_traced_MPI_Win_flush(openmpi_MPI_Win_flush_fn *tracer_real,
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(rank, win);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 319);
     int tracer_result;
@@ -28373,10 +28690,11 @@ static int openmpi_traced_MPI_Win_flush_all(openmpi_MPI_Win_flush_all_fn *tracer
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_all) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_all__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_all) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_all__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 320);
     int tracer_result;
@@ -28447,10 +28765,11 @@ static int openmpi_traced_MPI_Win_flush_local(openmpi_MPI_Win_flush_local_fn *tr
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(rank, win);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 321);
     int tracer_result;
@@ -28523,10 +28842,11 @@ static int openmpi_traced_MPI_Win_flush_local_all(openmpi_MPI_Win_flush_local_al
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local_all) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local_all__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local_all) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local_all__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 322);
     int tracer_result;
@@ -28597,10 +28917,11 @@ static int openmpi_traced_MPI_Win_free(openmpi_MPI_Win_free_fn *tracer_real,
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 323);
     int tracer_result;
@@ -28672,10 +28993,11 @@ static int openmpi_traced_MPI_Win_free_keyval(openmpi_MPI_Win_free_keyval_fn *tr
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win_keyval);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free_keyval) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free_keyval__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free_keyval) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free_keyval__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 324);
     int tracer_result;
@@ -28748,10 +29070,11 @@ static int openmpi_traced_MPI_Win_get_attr(openmpi_MPI_Win_get_attr_fn *tracer_r
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win, win_keyval, attribute_val, flag);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_attr) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_attr__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_attr) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_attr__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 325);
     int tracer_result;
@@ -28832,10 +29155,11 @@ static int openmpi_traced_MPI_Win_get_errhandler(openmpi_MPI_Win_get_errhandler_
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win, errhandler);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_errhandler) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_errhandler__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_errhandler) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_errhandler__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 326);
     int tracer_result;
@@ -28911,10 +29235,11 @@ static int openmpi_traced_MPI_Win_get_group(openmpi_MPI_Win_get_group_fn *tracer
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win, group);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_group) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_group__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_group) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_group__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 327);
     int tracer_result;
@@ -28989,10 +29314,11 @@ static int openmpi_traced_MPI_Win_get_info(openmpi_MPI_Win_get_info_fn *tracer_r
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win, info_used);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_info) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_info__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_info) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_info__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 328);
     int tracer_result;
@@ -29067,10 +29393,11 @@ static int openmpi_traced_MPI_Win_get_name(openmpi_MPI_Win_get_name_fn *tracer_r
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win, win_name, resultlen);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_name) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_name__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_name) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_name__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 329);
     int tracer_result;
@@ -29150,10 +29477,11 @@ static int openmpi_traced_MPI_Win_lock(openmpi_MPI_Win_lock_fn *tracer_real,
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(lock_type, rank, assert, win);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 330);
     int tracer_result;
@@ -29232,10 +29560,11 @@ static int openmpi_traced_MPI_Win_lock_all(openmpi_MPI_Win_lock_all_fn *tracer_r
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(assert, win);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock_all) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock_all__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock_all) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock_all__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 331);
     int tracer_result;
@@ -29309,10 +29638,11 @@ static int openmpi_traced_MPI_Win_post(openmpi_MPI_Win_post_fn *tracer_real,
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(group, assert, win);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_post) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_post__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_post) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_post__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 332);
     int tracer_result;
@@ -29388,10 +29718,11 @@ static int openmpi_traced_MPI_Win_set_attr(openmpi_MPI_Win_set_attr_fn *tracer_r
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win, win_keyval, attribute_val);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_attr) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_attr__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_attr) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_attr__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 333);
     int tracer_result;
@@ -29469,10 +29800,11 @@ static int openmpi_traced_MPI_Win_set_errhandler(openmpi_MPI_Win_set_errhandler_
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win, errhandler);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_errhandler) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_errhandler__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_errhandler) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_errhandler__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 334);
     int tracer_result;
@@ -29546,10 +29878,11 @@ static int openmpi_traced_MPI_Win_set_info(openmpi_MPI_Win_set_info_fn *tracer_r
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win, info);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_info) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_info__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_info) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_info__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 335);
     int tracer_result;
@@ -29623,10 +29956,11 @@ static int openmpi_traced_MPI_Win_set_name(openmpi_MPI_Win_set_name_fn *tracer_r
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win, win_name);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_name) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_name__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_name) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_name__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 336);
     int tracer_result;
@@ -29700,10 +30034,11 @@ static int openmpi_traced_MPI_Win_shared_query(openmpi_MPI_Win_shared_query_fn *
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win, rank, size, disp_unit, baseptr);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_shared_query) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_shared_query__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_shared_query) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_shared_query__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 337);
     int tracer_result;
@@ -29787,10 +30122,11 @@ static int openmpi_traced_MPI_Win_start(openmpi_MPI_Win_start_fn *tracer_real,
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(group, assert, win);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_start) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_start__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_start) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_start__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 338);
     int tracer_result;
@@ -29865,10 +30201,11 @@ static int openmpi_traced_MPI_Win_sync(openmpi_MPI_Win_sync_fn *tracer_real,
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_sync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_sync__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_sync) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_sync__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 339);
     int tracer_result;
@@ -29939,10 +30276,11 @@ static int openmpi_traced_MPI_Win_test(openmpi_MPI_Win_test_fn *tracer_real,
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win, flag);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_test) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_test__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_test) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_test__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 340);
     int tracer_result;
@@ -30016,10 +30354,11 @@ static int openmpi_traced_MPI_Win_unlock(openmpi_MPI_Win_unlock_fn *tracer_real,
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(rank, win);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 341);
     int tracer_result;
@@ -30092,10 +30431,11 @@ static int openmpi_traced_MPI_Win_unlock_all(openmpi_MPI_Win_unlock_all_fn *trac
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock_all) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock_all__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock_all) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock_all__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 342);
     int tracer_result;
@@ -30166,10 +30506,11 @@ static int openmpi_traced_MPI_Win_wait(openmpi_MPI_Win_wait_fn *tracer_real,
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_wait) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_wait__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_wait) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_wait__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 343);
     int tracer_result;
@@ -30239,10 +30580,11 @@ static double openmpi_traced_MPI_Wtick(openmpi_MPI_Wtick_fn *tracer_real, const 
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real();
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wtick) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wtick__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wtick) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wtick__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 344);
     double tracer_result;
@@ -30311,10 +30653,11 @@ static double openmpi_traced_MPI_Wtime(openmpi_MPI_Wtime_fn *tracer_real, const 
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real();
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wtime) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wtime__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wtime) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wtime__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 345);
     double tracer_result;
@@ -30384,10 +30727,11 @@ static int openmpi_traced_MPI_T_init_thread(openmpi_MPI_T_init_thread_fn *tracer
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(required, provided);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_init_thread) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_init_thread__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_init_thread) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_init_thread__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 346);
     int tracer_result;
@@ -30462,10 +30806,11 @@ static int openmpi_traced_MPI_T_finalize(openmpi_MPI_T_finalize_fn *tracer_real,
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real();
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_finalize) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_finalize__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_finalize) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_finalize__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 347);
     int tracer_result;
@@ -30534,10 +30879,11 @@ static int openmpi_traced_MPI_T_cvar_get_num(openmpi_MPI_T_cvar_get_num_fn *trac
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(num_cvar);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_num) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_num__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_num) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_num__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 348);
     int tracer_result;
@@ -30613,10 +30959,11 @@ static int openmpi_traced_MPI_T_cvar_get_info(openmpi_MPI_T_cvar_get_info_fn *tr
     return tracer_real(cvar_index, name, name_len, verbosity, datatype, enumtype, desc, desc_len,
                        bind, scope);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_info) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_info__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_info) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_info__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 349);
     int tracer_result;
@@ -30725,10 +31072,11 @@ static int openmpi_traced_MPI_T_cvar_get_index(openmpi_MPI_T_cvar_get_index_fn *
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(name, cvar_index);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_index) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_index__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_index) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_index__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 350);
     int tracer_result;
@@ -30805,10 +31153,11 @@ static int openmpi_traced_MPI_T_cvar_handle_alloc(openmpi_MPI_T_cvar_handle_allo
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(cvar_index, obj_handle, handle, count);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_handle_alloc) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_handle_alloc__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_handle_alloc) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_handle_alloc__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 351);
     int tracer_result;
@@ -30890,10 +31239,11 @@ static int openmpi_traced_MPI_T_cvar_handle_free(openmpi_MPI_T_cvar_handle_free_
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(handle);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_handle_free) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_handle_free__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_handle_free) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_handle_free__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 352);
     int tracer_result;
@@ -30966,10 +31316,11 @@ static int openmpi_traced_MPI_T_cvar_read(openmpi_MPI_T_cvar_read_fn *tracer_rea
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(handle, buf);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_read) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_read__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_read) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_read__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 353);
     int tracer_result;
@@ -31043,10 +31394,11 @@ static int openmpi_traced_MPI_T_cvar_write(openmpi_MPI_T_cvar_write_fn *tracer_r
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(handle, buf);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_write) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_write__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_write) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_write__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 354);
     int tracer_result;
@@ -31119,10 +31471,11 @@ static int openmpi_traced_MPI_T_category_get_num(openmpi_MPI_T_category_get_num_
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(num_cat);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_num) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_num__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_num) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_num__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 355);
     int tracer_result;
@@ -31198,10 +31551,11 @@ static int openmpi_traced_MPI_T_category_get_info(openmpi_MPI_T_category_get_inf
     return tracer_real(cat_index, name, name_len, desc, desc_len, num_cvars, num_pvars,
                        num_categories);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_info) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_info__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_info) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_info__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 356);
     int tracer_result;
@@ -31302,10 +31656,11 @@ static int openmpi_traced_MPI_T_category_get_index(openmpi_MPI_T_category_get_in
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(name, category_index);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_index) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_index__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_index) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_index__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 357);
     int tracer_result;
@@ -31381,10 +31736,11 @@ static int openmpi_traced_MPI_T_category_get_cvars(openmpi_MPI_T_category_get_cv
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(cat_index, len, indices);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_cvars) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_cvars__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_cvars) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_cvars__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 358);
     int tracer_result;
@@ -31462,10 +31818,11 @@ static int openmpi_traced_MPI_T_category_get_pvars(openmpi_MPI_T_category_get_pv
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(cat_index, len, indices);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_pvars) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_pvars__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_pvars) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_pvars__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 359);
     int tracer_result;
@@ -31543,10 +31900,11 @@ static int openmpi_traced_MPI_T_category_get_categories(openmpi_MPI_T_category_g
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(cat_index, len, indices);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_categories) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_categories__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_categories) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_categories__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 360);
     int tracer_result;
@@ -31623,10 +31981,11 @@ static int openmpi_traced_MPI_T_category_changed(openmpi_MPI_T_category_changed_
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stamp);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_changed) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_changed__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_changed) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_changed__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 361);
     int tracer_result;
@@ -31698,10 +32057,11 @@ static int openmpi_traced_MPI_T_pvar_get_num(openmpi_MPI_T_pvar_get_num_fn *trac
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(num_pvar);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_num) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_num__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_num) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_num__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 362);
     int tracer_result;
@@ -31778,10 +32138,11 @@ static int openmpi_traced_MPI_T_pvar_get_info(openmpi_MPI_T_pvar_get_info_fn *tr
     return tracer_real(pvar_index, name, name_len, verbosity, var_class, datatype, enumtype, desc,
                        desc_len, bind, readonly, continuous, atomic);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_info) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_info__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_info) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_info__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 363);
     int tracer_result;
@@ -31902,10 +32263,11 @@ static int openmpi_traced_MPI_T_pvar_get_index(openmpi_MPI_T_pvar_get_index_fn *
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(name, var_class, pvar_index);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_index) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_index__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_index) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_index__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 364);
     int tracer_result;
@@ -31984,10 +32346,11 @@ static int openmpi_traced_MPI_T_pvar_session_create(openmpi_MPI_T_pvar_session_c
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(session);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_session_create) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_session_create__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_session_create) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_session_create__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 365);
     int tracer_result;
@@ -32060,10 +32423,11 @@ static int openmpi_traced_MPI_T_pvar_session_free(openmpi_MPI_T_pvar_session_fre
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(session);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_session_free) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_session_free__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_session_free) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_session_free__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 366);
     int tracer_result;
@@ -32138,10 +32502,11 @@ static int openmpi_traced_MPI_T_pvar_handle_alloc(openmpi_MPI_T_pvar_handle_allo
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(session, pvar_index, obj_handle, handle, count);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_handle_alloc) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_handle_alloc__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_handle_alloc) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_handle_alloc__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 367);
     int tracer_result;
@@ -32228,10 +32593,11 @@ static int openmpi_traced_MPI_T_pvar_handle_free(openmpi_MPI_T_pvar_handle_free_
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(session, handle);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_handle_free) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_handle_free__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_handle_free) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_handle_free__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 368);
     int tracer_result;
@@ -32307,10 +32673,11 @@ static int openmpi_traced_MPI_T_pvar_start(openmpi_MPI_T_pvar_start_fn *tracer_r
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(session, handle);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_start) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_start__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_start) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_start__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 369);
     int tracer_result;
@@ -32384,10 +32751,11 @@ static int openmpi_traced_MPI_T_pvar_stop(openmpi_MPI_T_pvar_stop_fn *tracer_rea
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(session, handle);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_stop) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_stop__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_stop) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_stop__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 370);
     int tracer_result;
@@ -32461,10 +32829,11 @@ static int openmpi_traced_MPI_T_pvar_read(openmpi_MPI_T_pvar_read_fn *tracer_rea
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(session, handle, buf);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_read) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_read__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_read) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_read__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 371);
     int tracer_result;
@@ -32541,10 +32910,11 @@ static int openmpi_traced_MPI_T_pvar_write(openmpi_MPI_T_pvar_write_fn *tracer_r
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(session, handle, buf);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_write) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_write__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_write) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_write__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 372);
     int tracer_result;
@@ -32621,10 +32991,11 @@ static int openmpi_traced_MPI_T_pvar_reset(openmpi_MPI_T_pvar_reset_fn *tracer_r
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(session, handle);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_reset) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_reset__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_reset) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_reset__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 373);
     int tracer_result;
@@ -32699,10 +33070,11 @@ static int openmpi_traced_MPI_T_pvar_readreset(openmpi_MPI_T_pvar_readreset_fn *
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(session, handle, buf);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_readreset) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_readreset__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_readreset) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_readreset__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 374);
     int tracer_result;
@@ -32779,10 +33151,11 @@ static int openmpi_traced_MPI_T_enum_get_info(openmpi_MPI_T_enum_get_info_fn *tr
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(enumtype, num, name, name_len);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_enum_get_info) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_enum_get_info__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_enum_get_info) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_enum_get_info__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 375);
     int tracer_result;
@@ -32865,10 +33238,11 @@ static int openmpi_traced_MPI_T_enum_get_item(openmpi_MPI_T_enum_get_item_fn *tr
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(enumtype, index, value, name, name_len);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_enum_get_item) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_enum_get_item__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_enum_get_item) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_enum_get_item__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 376);
     int tracer_result;
@@ -32953,10 +33327,11 @@ static int openmpi_traced_MPI_Attr_delete(openmpi_MPI_Attr_delete_fn *tracer_rea
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, keyval);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_delete) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_delete__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_delete) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_delete__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 377);
     int tracer_result;
@@ -33030,10 +33405,11 @@ static int openmpi_traced_MPI_Attr_get(openmpi_MPI_Attr_get_fn *tracer_real,
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, keyval, attribute_val, flag);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_get) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_get__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_get) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_get__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 378);
     int tracer_result;
@@ -33114,10 +33490,11 @@ static int openmpi_traced_MPI_Attr_put(openmpi_MPI_Attr_put_fn *tracer_real,
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, keyval, attribute_val);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_put) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_put__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_put) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_put__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 379);
     int tracer_result;
@@ -33196,10 +33573,11 @@ static int openmpi_traced_MPI_Keyval_create(openmpi_MPI_Keyval_create_fn *tracer
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(copy_fn, delete_fn, keyval, extra_state);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_create) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_create__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_create) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_create__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 380);
     int tracer_result;
@@ -33280,10 +33658,11 @@ static int openmpi_traced_MPI_Keyval_free(openmpi_MPI_Keyval_free_fn *tracer_rea
   if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(keyval);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_free) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_free__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_free) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_free__full);
+  if (tracer_batched) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 381);
     int tracer_result;

@@ -753,10 +753,11 @@ static ze_result_t ze_traced_zeInit(ze_zeInit_fn *tracer_real, const void *trace
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeInit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeInit__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeInit) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeInit__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 0);
     ze_result_t tracer_result;
@@ -827,10 +828,11 @@ static ze_result_t ze_traced_zeDriverGet(ze_zeDriverGet_fn *tracer_real, const v
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pCount, phDrivers);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGet) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGet__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGet) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGet__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 1);
     ze_result_t tracer_result;
@@ -906,10 +908,11 @@ static ze_result_t ze_traced_zeDriverGetApiVersion(ze_zeDriverGetApiVersion_fn *
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDriver, version);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetApiVersion) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetApiVersion__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetApiVersion) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetApiVersion__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 2);
     ze_result_t tracer_result;
@@ -985,10 +988,11 @@ static ze_result_t ze_traced_zeDriverGetProperties(ze_zeDriverGetProperties_fn *
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDriver, pDriverProperties);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetProperties__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetProperties) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetProperties__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 3);
     ze_result_t tracer_result;
@@ -1065,10 +1069,11 @@ static ze_result_t ze_traced_zeDriverGetIpcProperties(ze_zeDriverGetIpcPropertie
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDriver, pIpcProperties);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetIpcProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetIpcProperties__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetIpcProperties) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetIpcProperties__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 4);
     ze_result_t tracer_result;
@@ -1146,10 +1151,11 @@ static ze_result_t ze_traced_zeDriverGetExtensionProperties(ze_zeDriverGetExtens
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDriver, pCount, pExtensionProperties);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetExtensionProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetExtensionProperties__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetExtensionProperties) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetExtensionProperties__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 5);
     ze_result_t tracer_result;
@@ -1298,10 +1304,11 @@ static ze_result_t ze_traced_zeDeviceGet(ze_zeDeviceGet_fn *tracer_real, const v
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDriver, pCount, phDevices);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGet) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGet__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGet) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGet__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 7);
     ze_result_t tracer_result;
@@ -1380,10 +1387,11 @@ static ze_result_t ze_traced_zeDeviceGetSubDevices(ze_zeDeviceGetSubDevices_fn *
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phSubdevices);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetSubDevices) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetSubDevices__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetSubDevices) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetSubDevices__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 8);
     ze_result_t tracer_result;
@@ -1464,10 +1472,11 @@ static ze_result_t ze_traced_zeDeviceGetProperties(ze_zeDeviceGetProperties_fn *
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pDeviceProperties);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetProperties__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetProperties) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetProperties__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 9);
     ze_result_t tracer_result;
@@ -1544,10 +1553,11 @@ static ze_result_t ze_traced_zeDeviceGetComputeProperties(ze_zeDeviceGetComputeP
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pComputeProperties);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetComputeProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetComputeProperties__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetComputeProperties) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetComputeProperties__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 10);
     ze_result_t tracer_result;
@@ -1624,10 +1634,11 @@ static ze_result_t ze_traced_zeDeviceGetModuleProperties(ze_zeDeviceGetModulePro
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pModuleProperties);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetModuleProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetModuleProperties__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetModuleProperties) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetModuleProperties__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 11);
     ze_result_t tracer_result;
@@ -1705,10 +1716,11 @@ static ze_result_t ze_traced_zeDeviceGetCommandQueueGroupProperties(ze_zeDeviceG
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, pCommandQueueGroupProperties);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCommandQueueGroupProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCommandQueueGroupProperties__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCommandQueueGroupProperties) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCommandQueueGroupProperties__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 12);
     ze_result_t tracer_result;
@@ -1791,10 +1803,11 @@ static ze_result_t ze_traced_zeDeviceGetMemoryProperties(ze_zeDeviceGetMemoryPro
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, pMemProperties);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryProperties__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryProperties) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryProperties__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 13);
     ze_result_t tracer_result;
@@ -1875,10 +1888,11 @@ static ze_result_t ze_traced_zeDeviceGetMemoryAccessProperties(ze_zeDeviceGetMem
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pMemAccessProperties);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryAccessProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryAccessProperties__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryAccessProperties) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryAccessProperties__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 14);
     ze_result_t tracer_result;
@@ -1956,10 +1970,11 @@ static ze_result_t ze_traced_zeDeviceGetCacheProperties(ze_zeDeviceGetCachePrope
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, pCacheProperties);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCacheProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCacheProperties__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCacheProperties) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCacheProperties__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 15);
     ze_result_t tracer_result;
@@ -2040,10 +2055,11 @@ static ze_result_t ze_traced_zeDeviceGetImageProperties(ze_zeDeviceGetImagePrope
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pImageProperties);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetImageProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetImageProperties__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetImageProperties) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetImageProperties__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 16);
     ze_result_t tracer_result;
@@ -2120,10 +2136,11 @@ static ze_result_t ze_traced_zeDeviceGetExternalMemoryProperties(ze_zeDeviceGetE
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pExternalMemoryProperties);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetExternalMemoryProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetExternalMemoryProperties__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetExternalMemoryProperties) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetExternalMemoryProperties__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 17);
     ze_result_t tracer_result;
@@ -2202,10 +2219,11 @@ static ze_result_t ze_traced_zeDeviceGetP2PProperties(ze_zeDeviceGetP2PPropertie
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, hPeerDevice, pP2PProperties);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetP2PProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetP2PProperties__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetP2PProperties) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetP2PProperties__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 18);
     ze_result_t tracer_result;
@@ -2285,10 +2303,11 @@ static ze_result_t ze_traced_zeDeviceCanAccessPeer(ze_zeDeviceCanAccessPeer_fn *
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, hPeerDevice, value);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceCanAccessPeer) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceCanAccessPeer__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceCanAccessPeer) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceCanAccessPeer__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 19);
     ze_result_t tracer_result;
@@ -2368,10 +2387,11 @@ static ze_result_t ze_traced_zeDeviceGetStatus(ze_zeDeviceGetStatus_fn *tracer_r
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetStatus) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetStatus__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetStatus) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetStatus__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 20);
     ze_result_t tracer_result;
@@ -2445,10 +2465,11 @@ static ze_result_t ze_traced_zeDeviceGetGlobalTimestamps(ze_zeDeviceGetGlobalTim
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, hostTimestamp, deviceTimestamp);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetGlobalTimestamps) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetGlobalTimestamps__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetGlobalTimestamps) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetGlobalTimestamps__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 21);
     ze_result_t tracer_result;
@@ -2530,10 +2551,11 @@ static ze_result_t ze_traced_zeContextCreate(ze_zeContextCreate_fn *tracer_real,
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDriver, desc, phContext);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreate__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreate) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreate__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 22);
     ze_result_t tracer_result;
@@ -2616,10 +2638,11 @@ static ze_result_t ze_traced_zeContextCreateEx(ze_zeContextCreateEx_fn *tracer_r
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDriver, desc, numDevices, phDevices, phContext);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreateEx) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreateEx__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreateEx) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreateEx__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 23);
     ze_result_t tracer_result;
@@ -2764,10 +2787,11 @@ static ze_result_t ze_traced_zeContextGetStatus(ze_zeContextGetStatus_fn *tracer
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextGetStatus) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextGetStatus__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextGetStatus) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextGetStatus__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 25);
     ze_result_t tracer_result;
@@ -2842,10 +2866,11 @@ static ze_result_t ze_traced_zeCommandQueueCreate(ze_zeCommandQueueCreate_fn *tr
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, desc, phCommandQueue);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueCreate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueCreate__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueCreate) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueCreate__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 26);
     ze_result_t tracer_result;
@@ -2928,10 +2953,11 @@ static ze_result_t ze_traced_zeCommandQueueDestroy(ze_zeCommandQueueDestroy_fn *
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCommandQueue);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueDestroy) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueDestroy__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueDestroy) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueDestroy__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 27);
     ze_result_t tracer_result;
@@ -3345,10 +3371,11 @@ static ze_result_t ze_traced_zeCommandListClose(ze_zeCommandListClose_fn *tracer
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCommandList);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListClose) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListClose__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListClose) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListClose__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 33);
     ze_result_t tracer_result;
@@ -3483,10 +3510,11 @@ static ze_result_t ze_traced_zeCommandListAppendWriteGlobalTimestamp(ze_zeComman
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCommandList, dstptr, hSignalEvent, numWaitEvents, phWaitEvents);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWriteGlobalTimestamp) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWriteGlobalTimestamp__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWriteGlobalTimestamp) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWriteGlobalTimestamp__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 35);
     ze_result_t tracer_result;
@@ -3578,10 +3606,11 @@ static ze_result_t ze_traced_zeCommandListAppendBarrier(ze_zeCommandListAppendBa
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCommandList, hSignalEvent, numWaitEvents, phWaitEvents);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendBarrier) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendBarrier__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendBarrier) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendBarrier__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 36);
     ze_result_t tracer_result;
@@ -3671,10 +3700,11 @@ static ze_result_t ze_traced_zeCommandListAppendMemoryRangesBarrier(ze_zeCommand
     return tracer_real(hCommandList, numRanges, pRangeSizes, pRanges, hSignalEvent, numWaitEvents,
                        phWaitEvents);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryRangesBarrier) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryRangesBarrier__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryRangesBarrier) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryRangesBarrier__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 37);
     ze_result_t tracer_result;
@@ -3772,10 +3802,11 @@ static ze_result_t ze_traced_zeContextSystemBarrier(ze_zeContextSystemBarrier_fn
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextSystemBarrier) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextSystemBarrier__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextSystemBarrier) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextSystemBarrier__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 38);
     ze_result_t tracer_result;
@@ -4276,10 +4307,11 @@ static ze_result_t ze_traced_zeCommandListAppendImageCopy(ze_zeCommandListAppend
     return tracer_real(hCommandList, hDstImage, hSrcImage, hSignalEvent, numWaitEvents,
                        phWaitEvents);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopy) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopy__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopy) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopy__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 43);
     ze_result_t tracer_result;
@@ -4378,10 +4410,11 @@ static ze_result_t ze_traced_zeCommandListAppendImageCopyRegion(ze_zeCommandList
     return tracer_real(hCommandList, hDstImage, hSrcImage, pDstRegion, pSrcRegion, hSignalEvent,
                        numWaitEvents, phWaitEvents);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyRegion) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyRegion__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyRegion) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyRegion__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 44);
     ze_result_t tracer_result;
@@ -4489,10 +4522,11 @@ static ze_result_t ze_traced_zeCommandListAppendImageCopyToMemory(ze_zeCommandLi
     return tracer_real(hCommandList, dstptr, hSrcImage, pSrcRegion, hSignalEvent, numWaitEvents,
                        phWaitEvents);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyToMemory) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyToMemory__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyToMemory) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyToMemory__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 45);
     ze_result_t tracer_result;
@@ -4595,10 +4629,11 @@ static ze_result_t ze_traced_zeCommandListAppendImageCopyFromMemory(ze_zeCommand
     return tracer_real(hCommandList, hDstImage, srcptr, pDstRegion, hSignalEvent, numWaitEvents,
                        phWaitEvents);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyFromMemory) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyFromMemory__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyFromMemory) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyFromMemory__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 46);
     ze_result_t tracer_result;
@@ -4696,10 +4731,11 @@ static ze_result_t ze_traced_zeCommandListAppendMemoryPrefetch(ze_zeCommandListA
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCommandList, ptr, size);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryPrefetch) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryPrefetch__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryPrefetch) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryPrefetch__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 47);
     ze_result_t tracer_result;
@@ -4781,10 +4817,11 @@ static ze_result_t ze_traced_zeCommandListAppendMemAdvise(ze_zeCommandListAppend
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCommandList, hDevice, ptr, size, advice);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemAdvise) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemAdvise__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemAdvise) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemAdvise__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 48);
     ze_result_t tracer_result;
@@ -4944,10 +4981,11 @@ static ze_result_t ze_traced_zeEventPoolDestroy(ze_zeEventPoolDestroy_fn *tracer
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hEventPool);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolDestroy) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolDestroy__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolDestroy) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolDestroy__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 50);
     ze_result_t tracer_result;
@@ -5020,10 +5058,11 @@ static ze_result_t ze_traced_zeEventCreate(ze_zeEventCreate_fn *tracer_real,
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hEventPool, desc, phEvent);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventCreate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventCreate__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventCreate) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventCreate__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 51);
     ze_result_t tracer_result;
@@ -5102,10 +5141,11 @@ static ze_result_t ze_traced_zeEventDestroy(ze_zeEventDestroy_fn *tracer_real,
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hEvent);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventDestroy) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventDestroy__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventDestroy) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventDestroy__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 52);
     ze_result_t tracer_result;
@@ -5178,10 +5218,11 @@ static ze_result_t ze_traced_zeEventPoolGetIpcHandle(ze_zeEventPoolGetIpcHandle_
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hEventPool, phIpc);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolGetIpcHandle) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolGetIpcHandle__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolGetIpcHandle) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolGetIpcHandle__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 53);
     ze_result_t tracer_result;
@@ -5259,10 +5300,11 @@ static ze_result_t ze_traced_zeEventPoolOpenIpcHandle(ze_zeEventPoolOpenIpcHandl
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, hIpc, phEventPool);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolOpenIpcHandle) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolOpenIpcHandle__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolOpenIpcHandle) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolOpenIpcHandle__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 54);
     ze_result_t tracer_result;
@@ -5341,10 +5383,11 @@ static ze_result_t ze_traced_zeEventPoolCloseIpcHandle(ze_zeEventPoolCloseIpcHan
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hEventPool);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolCloseIpcHandle) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolCloseIpcHandle__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolCloseIpcHandle) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolCloseIpcHandle__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 55);
     ze_result_t tracer_result;
@@ -5417,10 +5460,11 @@ static ze_result_t ze_traced_zeCommandListAppendSignalEvent(ze_zeCommandListAppe
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCommandList, hEvent);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendSignalEvent) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendSignalEvent__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendSignalEvent) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendSignalEvent__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 56);
     ze_result_t tracer_result;
@@ -5498,10 +5542,11 @@ static ze_result_t ze_traced_zeCommandListAppendWaitOnEvents(ze_zeCommandListApp
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCommandList, numEvents, phEvents);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWaitOnEvents) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWaitOnEvents__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWaitOnEvents) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWaitOnEvents__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 57);
     ze_result_t tracer_result;
@@ -5579,10 +5624,11 @@ static ze_result_t ze_traced_zeEventHostSignal(ze_zeEventHostSignal_fn *tracer_r
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hEvent);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostSignal) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostSignal__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostSignal) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostSignal__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 58);
     ze_result_t tracer_result;
@@ -5774,10 +5820,11 @@ static ze_result_t ze_traced_zeCommandListAppendEventReset(ze_zeCommandListAppen
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCommandList, hEvent);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendEventReset) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendEventReset__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendEventReset) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendEventReset__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 61);
     ze_result_t tracer_result;
@@ -5852,10 +5899,11 @@ static ze_result_t ze_traced_zeEventHostReset(ze_zeEventHostReset_fn *tracer_rea
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hEvent);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostReset) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostReset__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostReset) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostReset__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 62);
     ze_result_t tracer_result;
@@ -5928,10 +5976,11 @@ static ze_result_t ze_traced_zeEventQueryKernelTimestamp(ze_zeEventQueryKernelTi
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hEvent, dstptr);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryKernelTimestamp) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryKernelTimestamp__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryKernelTimestamp) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryKernelTimestamp__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 63);
     ze_result_t tracer_result;
@@ -6015,10 +6064,11 @@ static ze_result_t ze_traced_zeCommandListAppendQueryKernelTimestamps(ze_zeComma
     return tracer_real(hCommandList, numEvents, phEvents, dstptr, pOffsets, hSignalEvent,
                        numWaitEvents, phWaitEvents);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendQueryKernelTimestamps) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendQueryKernelTimestamps__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendQueryKernelTimestamps) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendQueryKernelTimestamps__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 64);
     ze_result_t tracer_result;
@@ -6120,10 +6170,11 @@ static ze_result_t ze_traced_zeFenceCreate(ze_zeFenceCreate_fn *tracer_real,
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCommandQueue, desc, phFence);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceCreate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceCreate__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceCreate) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceCreate__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 65);
     ze_result_t tracer_result;
@@ -6202,10 +6253,11 @@ static ze_result_t ze_traced_zeFenceDestroy(ze_zeFenceDestroy_fn *tracer_real,
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hFence);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceDestroy) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceDestroy__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceDestroy) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceDestroy__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 66);
     ze_result_t tracer_result;
@@ -6337,10 +6389,11 @@ static ze_result_t ze_traced_zeFenceQueryStatus(ze_zeFenceQueryStatus_fn *tracer
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hFence);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceQueryStatus) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceQueryStatus__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceQueryStatus) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceQueryStatus__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 68);
     ze_result_t tracer_result;
@@ -6411,10 +6464,11 @@ static ze_result_t ze_traced_zeFenceReset(ze_zeFenceReset_fn *tracer_real,
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hFence);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceReset) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceReset__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceReset) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceReset__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 69);
     ze_result_t tracer_result;
@@ -6488,10 +6542,11 @@ static ze_result_t ze_traced_zeImageGetProperties(ze_zeImageGetProperties_fn *tr
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, desc, pImageProperties);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetProperties__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetProperties) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetProperties__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 70);
     ze_result_t tracer_result;
@@ -6571,10 +6626,11 @@ static ze_result_t ze_traced_zeImageCreate(ze_zeImageCreate_fn *tracer_real,
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, desc, phImage);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageCreate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageCreate__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageCreate) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageCreate__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 71);
     ze_result_t tracer_result;
@@ -6655,10 +6711,11 @@ static ze_result_t ze_traced_zeImageDestroy(ze_zeImageDestroy_fn *tracer_real,
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hImage);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageDestroy) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageDestroy__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageDestroy) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageDestroy__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 72);
     ze_result_t tracer_result;
@@ -7026,10 +7083,11 @@ static ze_result_t ze_traced_zeMemGetAllocProperties(ze_zeMemGetAllocProperties_
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, ptr, pMemAllocProperties, phDevice);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAllocProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAllocProperties__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAllocProperties) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAllocProperties__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 77);
     ze_result_t tracer_result;
@@ -7113,10 +7171,11 @@ static ze_result_t ze_traced_zeMemGetAddressRange(ze_zeMemGetAddressRange_fn *tr
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, ptr, pBase, pSize);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAddressRange) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAddressRange__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAddressRange) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAddressRange__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 78);
     ze_result_t tracer_result;
@@ -7200,10 +7259,11 @@ static ze_result_t ze_traced_zeMemGetIpcHandle(ze_zeMemGetIpcHandle_fn *tracer_r
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, ptr, pIpcHandle);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetIpcHandle) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetIpcHandle__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetIpcHandle) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetIpcHandle__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 79);
     ze_result_t tracer_result;
@@ -7285,10 +7345,11 @@ static ze_result_t ze_traced_zeMemOpenIpcHandle(ze_zeMemOpenIpcHandle_fn *tracer
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, handle, flags, pptr);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemOpenIpcHandle) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemOpenIpcHandle__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemOpenIpcHandle) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemOpenIpcHandle__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 80);
     ze_result_t tracer_result;
@@ -7371,10 +7432,11 @@ static ze_result_t ze_traced_zeMemCloseIpcHandle(ze_zeMemCloseIpcHandle_fn *trac
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, ptr);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemCloseIpcHandle) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemCloseIpcHandle__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemCloseIpcHandle) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemCloseIpcHandle__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 81);
     ze_result_t tracer_result;
@@ -7451,10 +7513,11 @@ static ze_result_t ze_traced_zeModuleCreate(ze_zeModuleCreate_fn *tracer_real,
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, desc, phModule, phBuildLog);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleCreate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleCreate__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleCreate) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleCreate__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 82);
     ze_result_t tracer_result;
@@ -7540,10 +7603,11 @@ static ze_result_t ze_traced_zeModuleDestroy(ze_zeModuleDestroy_fn *tracer_real,
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hModule);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDestroy) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDestroy__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDestroy) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDestroy__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 83);
     ze_result_t tracer_result;
@@ -7616,10 +7680,11 @@ static ze_result_t ze_traced_zeModuleDynamicLink(ze_zeModuleDynamicLink_fn *trac
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(numModules, phModules, phLinkLog);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDynamicLink) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDynamicLink__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDynamicLink) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDynamicLink__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 84);
     ze_result_t tracer_result;
@@ -7699,10 +7764,11 @@ static ze_result_t ze_traced_zeModuleBuildLogDestroy(ze_zeModuleBuildLogDestroy_
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hModuleBuildLog);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogDestroy) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogDestroy__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogDestroy) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogDestroy__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 85);
     ze_result_t tracer_result;
@@ -7776,10 +7842,11 @@ static ze_result_t ze_traced_zeModuleBuildLogGetString(ze_zeModuleBuildLogGetStr
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hModuleBuildLog, pSize, pBuildLog);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogGetString) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogGetString__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogGetString) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogGetString__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 86);
     ze_result_t tracer_result;
@@ -7861,10 +7928,11 @@ static ze_result_t ze_traced_zeModuleGetNativeBinary(ze_zeModuleGetNativeBinary_
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hModule, pSize, pModuleNativeBinary);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetNativeBinary) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetNativeBinary__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetNativeBinary) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetNativeBinary__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 87);
     ze_result_t tracer_result;
@@ -7947,10 +8015,11 @@ static ze_result_t ze_traced_zeModuleGetGlobalPointer(ze_zeModuleGetGlobalPointe
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hModule, pGlobalName, pSize, pptr);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetGlobalPointer) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetGlobalPointer__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetGlobalPointer) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetGlobalPointer__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 88);
     ze_result_t tracer_result;
@@ -8034,10 +8103,11 @@ static ze_result_t ze_traced_zeModuleGetKernelNames(ze_zeModuleGetKernelNames_fn
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hModule, pCount, pNames);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetKernelNames) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetKernelNames__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetKernelNames) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetKernelNames__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 89);
     ze_result_t tracer_result;
@@ -8117,10 +8187,11 @@ static ze_result_t ze_traced_zeModuleGetProperties(ze_zeModuleGetProperties_fn *
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hModule, pModuleProperties);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetProperties__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetProperties) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetProperties__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 90);
     ze_result_t tracer_result;
@@ -8262,10 +8333,11 @@ static ze_result_t ze_traced_zeKernelDestroy(ze_zeKernelDestroy_fn *tracer_real,
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hKernel);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelDestroy) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelDestroy__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelDestroy) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelDestroy__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 92);
     ze_result_t tracer_result;
@@ -8339,10 +8411,11 @@ static ze_result_t ze_traced_zeModuleGetFunctionPointer(ze_zeModuleGetFunctionPo
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hModule, pFunctionName, pfnFunction);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetFunctionPointer) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetFunctionPointer__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetFunctionPointer) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetFunctionPointer__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 93);
     ze_result_t tracer_result;
@@ -8423,10 +8496,11 @@ static ze_result_t ze_traced_zeKernelSetGroupSize(ze_zeKernelSetGroupSize_fn *tr
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hKernel, groupSizeX, groupSizeY, groupSizeZ);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGroupSize) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGroupSize__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGroupSize) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGroupSize__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 94);
     ze_result_t tracer_result;
@@ -8511,10 +8585,11 @@ static ze_result_t ze_traced_zeKernelSuggestGroupSize(ze_zeKernelSuggestGroupSiz
     return tracer_real(hKernel, globalSizeX, globalSizeY, globalSizeZ, groupSizeX, groupSizeY,
                        groupSizeZ);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSuggestGroupSize) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSuggestGroupSize__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSuggestGroupSize) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSuggestGroupSize__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 95);
     ze_result_t tracer_result;
@@ -8612,10 +8687,11 @@ static ze_result_t ze_traced_zeKernelSuggestMaxCooperativeGroupCount(ze_zeKernel
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hKernel, totalGroupCount);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSuggestMaxCooperativeGroupCount) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSuggestMaxCooperativeGroupCount__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSuggestMaxCooperativeGroupCount) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSuggestMaxCooperativeGroupCount__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 96);
     ze_result_t tracer_result;
@@ -8693,10 +8769,11 @@ static ze_result_t ze_traced_zeKernelSetArgumentValue(ze_zeKernelSetArgumentValu
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hKernel, argIndex, argSize, pArgValue);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetArgumentValue) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetArgumentValue__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetArgumentValue) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetArgumentValue__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 97);
     ze_result_t tracer_result;
@@ -8778,10 +8855,11 @@ static ze_result_t ze_traced_zeKernelSetIndirectAccess(ze_zeKernelSetIndirectAcc
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hKernel, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetIndirectAccess) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetIndirectAccess__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetIndirectAccess) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetIndirectAccess__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 98);
     ze_result_t tracer_result;
@@ -8858,10 +8936,11 @@ static ze_result_t ze_traced_zeKernelGetIndirectAccess(ze_zeKernelGetIndirectAcc
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hKernel, pFlags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetIndirectAccess) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetIndirectAccess__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetIndirectAccess) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetIndirectAccess__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 99);
     ze_result_t tracer_result;
@@ -8939,10 +9018,11 @@ static ze_result_t ze_traced_zeKernelGetSourceAttributes(ze_zeKernelGetSourceAtt
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hKernel, pSize, pString);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetSourceAttributes) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetSourceAttributes__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetSourceAttributes) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetSourceAttributes__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 100);
     ze_result_t tracer_result;
@@ -9023,10 +9103,11 @@ static ze_result_t ze_traced_zeKernelSetCacheConfig(ze_zeKernelSetCacheConfig_fn
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hKernel, flags);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetCacheConfig) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetCacheConfig__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetCacheConfig) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetCacheConfig__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 101);
     ze_result_t tracer_result;
@@ -9101,10 +9182,11 @@ static ze_result_t ze_traced_zeKernelGetProperties(ze_zeKernelGetProperties_fn *
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hKernel, pKernelProperties);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetProperties__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetProperties) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetProperties__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 102);
     ze_result_t tracer_result;
@@ -9180,10 +9262,11 @@ static ze_result_t ze_traced_zeKernelGetName(ze_zeKernelGetName_fn *tracer_real,
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hKernel, pSize, pName);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetName) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetName__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetName) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetName__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 103);
     ze_result_t tracer_result;
@@ -9557,10 +9640,11 @@ static ze_result_t ze_traced_zeCommandListAppendLaunchMultipleKernelsIndirect(ze
     return tracer_real(hCommandList, numKernels, phKernels, pCountBuffer, pLaunchArgumentsBuffer,
                        hSignalEvent, numWaitEvents, phWaitEvents);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchMultipleKernelsIndirect) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchMultipleKernelsIndirect__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchMultipleKernelsIndirect) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchMultipleKernelsIndirect__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 107);
     ze_result_t tracer_result;
@@ -9667,10 +9751,11 @@ static ze_result_t ze_traced_zeContextMakeMemoryResident(ze_zeContextMakeMemoryR
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, ptr, size);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeMemoryResident) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeMemoryResident__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeMemoryResident) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeMemoryResident__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 108);
     ze_result_t tracer_result;
@@ -9753,10 +9838,11 @@ static ze_result_t ze_traced_zeContextEvictMemory(ze_zeContextEvictMemory_fn *tr
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, ptr, size);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictMemory) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictMemory__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictMemory) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictMemory__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 109);
     ze_result_t tracer_result;
@@ -9839,10 +9925,11 @@ static ze_result_t ze_traced_zeContextMakeImageResident(ze_zeContextMakeImageRes
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, hImage);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeImageResident) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeImageResident__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeImageResident) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeImageResident__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 110);
     ze_result_t tracer_result;
@@ -9923,10 +10010,11 @@ static ze_result_t ze_traced_zeContextEvictImage(ze_zeContextEvictImage_fn *trac
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, hImage);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictImage) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictImage__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictImage) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictImage__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 111);
     ze_result_t tracer_result;
@@ -10008,10 +10096,11 @@ static ze_result_t ze_traced_zeSamplerCreate(ze_zeSamplerCreate_fn *tracer_real,
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, desc, phSampler);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerCreate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerCreate__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerCreate) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerCreate__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 112);
     ze_result_t tracer_result;
@@ -10093,10 +10182,11 @@ static ze_result_t ze_traced_zeSamplerDestroy(ze_zeSamplerDestroy_fn *tracer_rea
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hSampler);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerDestroy) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerDestroy__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerDestroy) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerDestroy__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 113);
     ze_result_t tracer_result;
@@ -10169,10 +10259,11 @@ static ze_result_t ze_traced_zeVirtualMemReserve(ze_zeVirtualMemReserve_fn *trac
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, pStart, size, pptr);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemReserve) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemReserve__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemReserve) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemReserve__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 114);
     ze_result_t tracer_result;
@@ -10255,10 +10346,11 @@ static ze_result_t ze_traced_zeVirtualMemFree(ze_zeVirtualMemFree_fn *tracer_rea
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, ptr, size);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemFree) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemFree__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemFree) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemFree__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 115);
     ze_result_t tracer_result;
@@ -10336,10 +10428,11 @@ static ze_result_t ze_traced_zeVirtualMemQueryPageSize(ze_zeVirtualMemQueryPageS
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, size, pagesize);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemQueryPageSize) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemQueryPageSize__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemQueryPageSize) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemQueryPageSize__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 116);
     ze_result_t tracer_result;
@@ -10424,10 +10517,11 @@ static ze_result_t ze_traced_zePhysicalMemCreate(ze_zePhysicalMemCreate_fn *trac
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, desc, phPhysicalMemory);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemCreate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemCreate__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemCreate) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemCreate__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 117);
     ze_result_t tracer_result;
@@ -10511,10 +10605,11 @@ static ze_result_t ze_traced_zePhysicalMemDestroy(ze_zePhysicalMemDestroy_fn *tr
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, hPhysicalMemory);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemDestroy) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemDestroy__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemDestroy) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemDestroy__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 118);
     ze_result_t tracer_result;
@@ -10592,10 +10687,11 @@ static ze_result_t ze_traced_zeVirtualMemMap(ze_zeVirtualMemMap_fn *tracer_real,
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, ptr, size, hPhysicalMemory, offset, access);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemMap) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemMap__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemMap) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemMap__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 119);
     ze_result_t tracer_result;
@@ -10683,10 +10779,11 @@ static ze_result_t ze_traced_zeVirtualMemUnmap(ze_zeVirtualMemUnmap_fn *tracer_r
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, ptr, size);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemUnmap) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemUnmap__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemUnmap) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemUnmap__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 120);
     ze_result_t tracer_result;
@@ -10764,10 +10861,11 @@ static ze_result_t ze_traced_zeVirtualMemSetAccessAttribute(ze_zeVirtualMemSetAc
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, ptr, size, access);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemSetAccessAttribute) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemSetAccessAttribute__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemSetAccessAttribute) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemSetAccessAttribute__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 121);
     ze_result_t tracer_result;
@@ -10851,10 +10949,11 @@ static ze_result_t ze_traced_zeVirtualMemGetAccessAttribute(ze_zeVirtualMemGetAc
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, ptr, size, access, outSize);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemGetAccessAttribute) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemGetAccessAttribute__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemGetAccessAttribute) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemGetAccessAttribute__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 122);
     ze_result_t tracer_result;
@@ -10942,10 +11041,11 @@ static ze_result_t ze_traced_zeKernelSetGlobalOffsetExp(ze_zeKernelSetGlobalOffs
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hKernel, offsetX, offsetY, offsetZ);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGlobalOffsetExp) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGlobalOffsetExp__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGlobalOffsetExp) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGlobalOffsetExp__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 123);
     ze_result_t tracer_result;
@@ -11027,10 +11127,11 @@ static ze_result_t ze_traced_zeDeviceReserveCacheExt(ze_zeDeviceReserveCacheExt_
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, cacheLevel, cacheReservationSize);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceReserveCacheExt) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceReserveCacheExt__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceReserveCacheExt) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceReserveCacheExt__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 124);
     ze_result_t tracer_result;
@@ -11111,10 +11212,11 @@ static ze_result_t ze_traced_zeDeviceSetCacheAdviceExt(ze_zeDeviceSetCacheAdvice
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, ptr, regionSize, cacheRegion);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceSetCacheAdviceExt) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceSetCacheAdviceExt__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceSetCacheAdviceExt) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceSetCacheAdviceExt__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 125);
     ze_result_t tracer_result;
@@ -11197,10 +11299,11 @@ static ze_result_t ze_traced_zeEventQueryTimestampsExp(ze_zeEventQueryTimestamps
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hEvent, hDevice, pCount, pTimestamps);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryTimestampsExp) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryTimestampsExp__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryTimestampsExp) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryTimestampsExp__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 126);
     ze_result_t tracer_result;
@@ -11283,10 +11386,11 @@ static ze_result_t ze_traced_zeImageGetMemoryPropertiesExp(ze_zeImageGetMemoryPr
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hImage, pMemoryProperties);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetMemoryPropertiesExp) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetMemoryPropertiesExp__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetMemoryPropertiesExp) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetMemoryPropertiesExp__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 127);
     ze_result_t tracer_result;
@@ -11366,10 +11470,11 @@ static ze_result_t ze_traced_zeImageViewCreateExp(ze_zeImageViewCreateExp_fn *tr
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, desc, hImage, phImageView);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageViewCreateExp) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageViewCreateExp__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageViewCreateExp) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageViewCreateExp__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 128);
     ze_result_t tracer_result;
@@ -11456,10 +11561,11 @@ static ze_result_t ze_traced_zeKernelSchedulingHintExp(ze_zeKernelSchedulingHint
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hKernel, pHint);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSchedulingHintExp) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSchedulingHintExp__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSchedulingHintExp) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSchedulingHintExp__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 129);
     ze_result_t tracer_result;
@@ -11536,10 +11642,11 @@ static ze_result_t ze_traced_zeDevicePciGetPropertiesExt(ze_zeDevicePciGetProper
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pPciProperties);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDevicePciGetPropertiesExt) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDevicePciGetPropertiesExt__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDevicePciGetPropertiesExt) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDevicePciGetPropertiesExt__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 130);
     ze_result_t tracer_result;
@@ -11624,10 +11731,11 @@ static ze_result_t ze_traced_zeCommandListAppendImageCopyToMemoryExt(ze_zeComman
     return tracer_real(hCommandList, dstptr, hSrcImage, pSrcRegion, destRowPitch, destSlicePitch,
                        hSignalEvent, numWaitEvents, phWaitEvents);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyToMemoryExt) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyToMemoryExt__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyToMemoryExt) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyToMemoryExt__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 131);
     ze_result_t tracer_result;
@@ -11740,10 +11848,11 @@ static ze_result_t ze_traced_zeCommandListAppendImageCopyFromMemoryExt(ze_zeComm
     return tracer_real(hCommandList, hDstImage, srcptr, pDstRegion, srcRowPitch, srcSlicePitch,
                        hSignalEvent, numWaitEvents, phWaitEvents);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyFromMemoryExt) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyFromMemoryExt__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyFromMemoryExt) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyFromMemoryExt__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 132);
     ze_result_t tracer_result;
@@ -11851,10 +11960,11 @@ static ze_result_t ze_traced_zeImageGetAllocPropertiesExt(ze_zeImageGetAllocProp
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, hImage, pImageAllocProperties);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetAllocPropertiesExt) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetAllocPropertiesExt__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetAllocPropertiesExt) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetAllocPropertiesExt__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 133);
     ze_result_t tracer_result;
@@ -11936,10 +12046,11 @@ static ze_result_t ze_traced_zeModuleInspectLinkageExt(ze_zeModuleInspectLinkage
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pInspectDesc, numModules, phModules, phLog);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleInspectLinkageExt) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleInspectLinkageExt__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleInspectLinkageExt) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleInspectLinkageExt__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 134);
     ze_result_t tracer_result;
@@ -12022,10 +12133,11 @@ static ze_result_t ze_traced_zeMemFreeExt(ze_zeMemFreeExt_fn *tracer_real,
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, pMemFreeDesc, ptr);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemFreeExt) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemFreeExt__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemFreeExt) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemFreeExt__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 135);
     ze_result_t tracer_result;
@@ -12105,10 +12217,11 @@ static ze_result_t ze_traced_zeFabricVertexGetExp(ze_zeFabricVertexGetExp_fn *tr
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDriver, pCount, phVertices);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetExp) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetExp__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetExp) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetExp__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 136);
     ze_result_t tracer_result;
@@ -12190,10 +12303,11 @@ static ze_result_t ze_traced_zeFabricVertexGetSubVerticesExp(ze_zeFabricVertexGe
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hVertex, pCount, phSubvertices);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetSubVerticesExp) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetSubVerticesExp__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetSubVerticesExp) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetSubVerticesExp__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 137);
     ze_result_t tracer_result;
@@ -12274,10 +12388,11 @@ static ze_result_t ze_traced_zeFabricVertexGetPropertiesExp(ze_zeFabricVertexGet
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hVertex, pVertexProperties);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetPropertiesExp) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetPropertiesExp__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetPropertiesExp) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetPropertiesExp__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 138);
     ze_result_t tracer_result;
@@ -12354,10 +12469,11 @@ static ze_result_t ze_traced_zeFabricVertexGetDeviceExp(ze_zeFabricVertexGetDevi
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hVertex, phDevice);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetDeviceExp) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetDeviceExp__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetDeviceExp) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetDeviceExp__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 139);
     ze_result_t tracer_result;
@@ -12435,10 +12551,11 @@ static ze_result_t ze_traced_zeDeviceGetFabricVertexExp(ze_zeDeviceGetFabricVert
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, phVertex);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetFabricVertexExp) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetFabricVertexExp__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetFabricVertexExp) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetFabricVertexExp__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 140);
     ze_result_t tracer_result;
@@ -12517,10 +12634,11 @@ static ze_result_t ze_traced_zeFabricEdgeGetExp(ze_zeFabricEdgeGetExp_fn *tracer
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hVertexA, hVertexB, pCount, phEdges);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetExp) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetExp__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetExp) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetExp__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 141);
     ze_result_t tracer_result;
@@ -12605,10 +12723,11 @@ static ze_result_t ze_traced_zeFabricEdgeGetVerticesExp(ze_zeFabricEdgeGetVertic
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hEdge, phVertexA, phVertexB);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetVerticesExp) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetVerticesExp__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetVerticesExp) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetVerticesExp__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 142);
     ze_result_t tracer_result;
@@ -12691,10 +12810,11 @@ static ze_result_t ze_traced_zeFabricEdgeGetPropertiesExp(ze_zeFabricEdgeGetProp
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hEdge, pEdgeProperties);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetPropertiesExp) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetPropertiesExp__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetPropertiesExp) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetPropertiesExp__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 143);
     ze_result_t tracer_result;
@@ -12772,10 +12892,11 @@ static ze_result_t ze_traced_zetModuleGetDebugInfo(ze_zetModuleGetDebugInfo_fn *
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hModule, format, pSize, pDebugInfo);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetModuleGetDebugInfo) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetModuleGetDebugInfo__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetModuleGetDebugInfo) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetModuleGetDebugInfo__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 144);
     ze_result_t tracer_result;
@@ -12860,10 +12981,11 @@ static ze_result_t ze_traced_zetDeviceGetDebugProperties(ze_zetDeviceGetDebugPro
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pDebugProperties);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDeviceGetDebugProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDeviceGetDebugProperties__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDeviceGetDebugProperties) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDeviceGetDebugProperties__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 145);
     ze_result_t tracer_result;
@@ -12940,10 +13062,11 @@ static ze_result_t ze_traced_zetDebugAttach(ze_zetDebugAttach_fn *tracer_real,
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, config, phDebug);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAttach) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAttach__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAttach) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAttach__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 146);
     ze_result_t tracer_result;
@@ -13023,10 +13146,11 @@ static ze_result_t ze_traced_zetDebugDetach(ze_zetDebugDetach_fn *tracer_real,
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDebug);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugDetach) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugDetach__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugDetach) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugDetach__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 147);
     ze_result_t tracer_result;
@@ -13099,10 +13223,11 @@ static ze_result_t ze_traced_zetDebugReadEvent(ze_zetDebugReadEvent_fn *tracer_r
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDebug, timeout, event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadEvent) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadEvent__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadEvent) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadEvent__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 148);
     ze_result_t tracer_result;
@@ -13182,10 +13307,11 @@ static ze_result_t ze_traced_zetDebugAcknowledgeEvent(ze_zetDebugAcknowledgeEven
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDebug, event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAcknowledgeEvent) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAcknowledgeEvent__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAcknowledgeEvent) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAcknowledgeEvent__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 149);
     ze_result_t tracer_result;
@@ -13261,10 +13387,11 @@ static ze_result_t ze_traced_zetDebugInterrupt(ze_zetDebugInterrupt_fn *tracer_r
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDebug, thread);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugInterrupt) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugInterrupt__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugInterrupt) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugInterrupt__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 150);
     ze_result_t tracer_result;
@@ -13338,10 +13465,11 @@ static ze_result_t ze_traced_zetDebugResume(ze_zetDebugResume_fn *tracer_real,
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDebug, thread);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugResume) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugResume__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugResume) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugResume__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 151);
     ze_result_t tracer_result;
@@ -13417,10 +13545,11 @@ static ze_result_t ze_traced_zetDebugReadMemory(ze_zetDebugReadMemory_fn *tracer
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDebug, thread, desc, size, buffer);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadMemory) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadMemory__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadMemory) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadMemory__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 152);
     ze_result_t tracer_result;
@@ -13505,10 +13634,11 @@ static ze_result_t ze_traced_zetDebugWriteMemory(ze_zetDebugWriteMemory_fn *trac
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDebug, thread, desc, size, buffer);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteMemory) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteMemory__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteMemory) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteMemory__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 153);
     ze_result_t tracer_result;
@@ -13593,10 +13723,11 @@ static ze_result_t ze_traced_zetDebugGetRegisterSetProperties(ze_zetDebugGetRegi
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, pRegisterSetProperties);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugGetRegisterSetProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugGetRegisterSetProperties__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugGetRegisterSetProperties) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugGetRegisterSetProperties__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 154);
     ze_result_t tracer_result;
@@ -13679,10 +13810,11 @@ static ze_result_t ze_traced_zetDebugReadRegisters(ze_zetDebugReadRegisters_fn *
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDebug, thread, type, start, count, pRegisterValues);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadRegisters) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadRegisters__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadRegisters) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadRegisters__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 155);
     ze_result_t tracer_result;
@@ -13771,10 +13903,11 @@ static ze_result_t ze_traced_zetDebugWriteRegisters(ze_zetDebugWriteRegisters_fn
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDebug, thread, type, start, count, pRegisterValues);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteRegisters) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteRegisters__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteRegisters) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteRegisters__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 156);
     ze_result_t tracer_result;
@@ -13861,10 +13994,11 @@ static ze_result_t ze_traced_zetMetricGroupGet(ze_zetMetricGroupGet_fn *tracer_r
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phMetricGroups);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGet) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGet__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGet) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGet__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 157);
     ze_result_t tracer_result;
@@ -13945,10 +14079,11 @@ static ze_result_t ze_traced_zetMetricGroupGetProperties(ze_zetMetricGroupGetPro
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hMetricGroup, pProperties);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGetProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGetProperties__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGetProperties) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGetProperties__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 158);
     ze_result_t tracer_result;
@@ -14029,10 +14164,11 @@ static ze_result_t ze_traced_zetMetricGroupCalculateMetricValues(ze_zetMetricGro
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hMetricGroup, type, rawDataSize, pRawData, pMetricValueCount, pMetricValues);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupCalculateMetricValues) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupCalculateMetricValues__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupCalculateMetricValues) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupCalculateMetricValues__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 159);
     ze_result_t tracer_result;
@@ -14125,10 +14261,11 @@ static ze_result_t ze_traced_zetMetricGet(ze_zetMetricGet_fn *tracer_real,
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hMetricGroup, pCount, phMetrics);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGet) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGet__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGet) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGet__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 160);
     ze_result_t tracer_result;
@@ -14209,10 +14346,11 @@ static ze_result_t ze_traced_zetMetricGetProperties(ze_zetMetricGetProperties_fn
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hMetric, pProperties);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGetProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGetProperties__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGetProperties) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGetProperties__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 161);
     ze_result_t tracer_result;
@@ -14290,10 +14428,11 @@ static ze_result_t ze_traced_zetContextActivateMetricGroups(ze_zetContextActivat
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, count, phMetricGroups);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetContextActivateMetricGroups) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetContextActivateMetricGroups__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetContextActivateMetricGroups) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetContextActivateMetricGroups__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 162);
     ze_result_t tracer_result;
@@ -14380,10 +14519,11 @@ static ze_result_t ze_traced_zetMetricStreamerOpen(ze_zetMetricStreamerOpen_fn *
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, hMetricGroup, desc, hNotificationEvent, phMetricStreamer);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerOpen) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerOpen__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerOpen) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerOpen__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 163);
     ze_result_t tracer_result;
@@ -14478,10 +14618,11 @@ static ze_result_t ze_traced_zetCommandListAppendMetricStreamerMarker(ze_zetComm
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCommandList, hMetricStreamer, value);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricStreamerMarker) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricStreamerMarker__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricStreamerMarker) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricStreamerMarker__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 164);
     ze_result_t tracer_result;
@@ -14562,10 +14703,11 @@ static ze_result_t ze_traced_zetMetricStreamerClose(ze_zetMetricStreamerClose_fn
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hMetricStreamer);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerClose) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerClose__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerClose) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerClose__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 165);
     ze_result_t tracer_result;
@@ -14639,10 +14781,11 @@ static ze_result_t ze_traced_zetMetricStreamerReadData(ze_zetMetricStreamerReadD
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hMetricStreamer, maxReportCount, pRawDataSize, pRawData);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerReadData) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerReadData__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerReadData) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerReadData__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 166);
     ze_result_t tracer_result;
@@ -14730,10 +14873,11 @@ static ze_result_t ze_traced_zetMetricQueryPoolCreate(ze_zetMetricQueryPoolCreat
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, hMetricGroup, desc, phMetricQueryPool);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolCreate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolCreate__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolCreate) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolCreate__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 167);
     ze_result_t tracer_result;
@@ -14820,10 +14964,11 @@ static ze_result_t ze_traced_zetMetricQueryPoolDestroy(ze_zetMetricQueryPoolDest
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hMetricQueryPool);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolDestroy) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolDestroy__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolDestroy) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolDestroy__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 168);
     ze_result_t tracer_result;
@@ -14898,10 +15043,11 @@ static ze_result_t ze_traced_zetMetricQueryCreate(ze_zetMetricQueryCreate_fn *tr
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hMetricQueryPool, index, phMetricQuery);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryCreate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryCreate__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryCreate) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryCreate__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 169);
     ze_result_t tracer_result;
@@ -14981,10 +15127,11 @@ static ze_result_t ze_traced_zetMetricQueryDestroy(ze_zetMetricQueryDestroy_fn *
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hMetricQuery);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryDestroy) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryDestroy__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryDestroy) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryDestroy__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 170);
     ze_result_t tracer_result;
@@ -15056,10 +15203,11 @@ static ze_result_t ze_traced_zetMetricQueryReset(ze_zetMetricQueryReset_fn *trac
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hMetricQuery);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryReset) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryReset__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryReset) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryReset__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 171);
     ze_result_t tracer_result;
@@ -15132,10 +15280,11 @@ static ze_result_t ze_traced_zetCommandListAppendMetricQueryBegin(ze_zetCommandL
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCommandList, hMetricQuery);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryBegin) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryBegin__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryBegin) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryBegin__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 172);
     ze_result_t tracer_result;
@@ -15215,10 +15364,11 @@ static ze_result_t ze_traced_zetCommandListAppendMetricQueryEnd(ze_zetCommandLis
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCommandList, hMetricQuery, hSignalEvent, numWaitEvents, phWaitEvents);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryEnd) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryEnd__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryEnd) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryEnd__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 173);
     ze_result_t tracer_result;
@@ -15307,10 +15457,11 @@ static ze_result_t ze_traced_zetCommandListAppendMetricMemoryBarrier(ze_zetComma
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCommandList);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricMemoryBarrier) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricMemoryBarrier__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricMemoryBarrier) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricMemoryBarrier__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 174);
     ze_result_t tracer_result;
@@ -15384,10 +15535,11 @@ static ze_result_t ze_traced_zetMetricQueryGetData(ze_zetMetricQueryGetData_fn *
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hMetricQuery, pRawDataSize, pRawData);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryGetData) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryGetData__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryGetData) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryGetData__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 175);
     ze_result_t tracer_result;
@@ -15468,10 +15620,11 @@ static ze_result_t ze_traced_zetKernelGetProfileInfo(ze_zetKernelGetProfileInfo_
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hKernel, pProfileProperties);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetKernelGetProfileInfo) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetKernelGetProfileInfo__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetKernelGetProfileInfo) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetKernelGetProfileInfo__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 176);
     ze_result_t tracer_result;
@@ -15549,10 +15702,11 @@ static ze_result_t ze_traced_zetTracerExpCreate(ze_zetTracerExpCreate_fn *tracer
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, desc, phTracer);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpCreate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpCreate__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpCreate) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpCreate__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 177);
     ze_result_t tracer_result;
@@ -15632,10 +15786,11 @@ static ze_result_t ze_traced_zetTracerExpDestroy(ze_zetTracerExpDestroy_fn *trac
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hTracer);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpDestroy) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpDestroy__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpDestroy) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpDestroy__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 178);
     ze_result_t tracer_result;
@@ -15708,10 +15863,11 @@ static ze_result_t ze_traced_zetTracerExpSetPrologues(ze_zetTracerExpSetPrologue
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hTracer, pCoreCbs);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetPrologues) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetPrologues__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetPrologues) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetPrologues__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 179);
     ze_result_t tracer_result;
@@ -15787,10 +15943,11 @@ static ze_result_t ze_traced_zetTracerExpSetEpilogues(ze_zetTracerExpSetEpilogue
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hTracer, pCoreCbs);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEpilogues) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEpilogues__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEpilogues) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEpilogues__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 180);
     ze_result_t tracer_result;
@@ -15866,10 +16023,11 @@ static ze_result_t ze_traced_zetTracerExpSetEnabled(ze_zetTracerExpSetEnabled_fn
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hTracer, enable);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEnabled) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEnabled__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEnabled) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEnabled__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 181);
     ze_result_t tracer_result;
@@ -15951,10 +16109,11 @@ static ze_result_t ze_traced_zetMetricGroupCalculateMultipleMetricValuesExp(ze_z
     return tracer_real(hMetricGroup, type, rawDataSize, pRawData, pSetCount, pTotalMetricValueCount,
                        pMetricCounts, pMetricValues);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupCalculateMultipleMetricValuesExp) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupCalculateMultipleMetricValuesExp__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupCalculateMultipleMetricValuesExp) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupCalculateMultipleMetricValuesExp__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 182);
     ze_result_t tracer_result;
@@ -16060,10 +16219,11 @@ static ze_result_t ze_traced_zesDeviceGetProperties(ze_zesDeviceGetProperties_fn
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pProperties);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetProperties__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetProperties) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetProperties__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 183);
     ze_result_t tracer_result;
@@ -16139,10 +16299,11 @@ static ze_result_t ze_traced_zesDeviceGetState(ze_zesDeviceGetState_fn *tracer_r
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pState);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetState) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetState__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetState) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetState__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 184);
     ze_result_t tracer_result;
@@ -16216,10 +16377,11 @@ static ze_result_t ze_traced_zesDeviceReset(ze_zesDeviceReset_fn *tracer_real,
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, force);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceReset) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceReset__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceReset) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceReset__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 185);
     ze_result_t tracer_result;
@@ -16295,10 +16457,11 @@ static ze_result_t ze_traced_zesDeviceProcessesGetState(ze_zesDeviceProcessesGet
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, pProcesses);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceProcessesGetState) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceProcessesGetState__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceProcessesGetState) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceProcessesGetState__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 186);
     ze_result_t tracer_result;
@@ -16379,10 +16542,11 @@ static ze_result_t ze_traced_zesDevicePciGetProperties(ze_zesDevicePciGetPropert
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pProperties);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetProperties__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetProperties) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetProperties__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 187);
     ze_result_t tracer_result;
@@ -16458,10 +16622,11 @@ static ze_result_t ze_traced_zesDevicePciGetState(ze_zesDevicePciGetState_fn *tr
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pState);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetState) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetState__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetState) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetState__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 188);
     ze_result_t tracer_result;
@@ -16536,10 +16701,11 @@ static ze_result_t ze_traced_zesDevicePciGetBars(ze_zesDevicePciGetBars_fn *trac
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, pProperties);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetBars) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetBars__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetBars) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetBars__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 189);
     ze_result_t tracer_result;
@@ -16620,10 +16786,11 @@ static ze_result_t ze_traced_zesDevicePciGetStats(ze_zesDevicePciGetStats_fn *tr
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pStats);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetStats) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetStats__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetStats) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetStats__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 190);
     ze_result_t tracer_result;
@@ -16699,10 +16866,11 @@ static ze_result_t ze_traced_zesDeviceEnumDiagnosticTestSuites(ze_zesDeviceEnumD
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phDiagnostics);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumDiagnosticTestSuites) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumDiagnosticTestSuites__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumDiagnosticTestSuites) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumDiagnosticTestSuites__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 191);
     ze_result_t tracer_result;
@@ -16783,10 +16951,11 @@ static ze_result_t ze_traced_zesDiagnosticsGetProperties(ze_zesDiagnosticsGetPro
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDiagnostics, pProperties);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetProperties__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetProperties) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetProperties__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 192);
     ze_result_t tracer_result;
@@ -16863,10 +17032,11 @@ static ze_result_t ze_traced_zesDiagnosticsGetTests(ze_zesDiagnosticsGetTests_fn
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDiagnostics, pCount, pTests);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetTests) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetTests__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetTests) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetTests__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 193);
     ze_result_t tracer_result;
@@ -16948,10 +17118,11 @@ static ze_result_t ze_traced_zesDiagnosticsRunTests(ze_zesDiagnosticsRunTests_fn
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDiagnostics, startIndex, endIndex, pResult);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsRunTests) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsRunTests__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsRunTests) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsRunTests__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 194);
     ze_result_t tracer_result;
@@ -17034,10 +17205,11 @@ static ze_result_t ze_traced_zesDeviceEccAvailable(ze_zesDeviceEccAvailable_fn *
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pAvailable);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccAvailable) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccAvailable__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccAvailable) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccAvailable__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 195);
     ze_result_t tracer_result;
@@ -17114,10 +17286,11 @@ static ze_result_t ze_traced_zesDeviceEccConfigurable(ze_zesDeviceEccConfigurabl
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pConfigurable);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccConfigurable) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccConfigurable__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccConfigurable) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccConfigurable__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 196);
     ze_result_t tracer_result;
@@ -17194,10 +17367,11 @@ static ze_result_t ze_traced_zesDeviceGetEccState(ze_zesDeviceGetEccState_fn *tr
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pState);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetEccState) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetEccState__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetEccState) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetEccState__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 197);
     ze_result_t tracer_result;
@@ -17273,10 +17447,11 @@ static ze_result_t ze_traced_zesDeviceSetEccState(ze_zesDeviceSetEccState_fn *tr
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, newState, pState);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceSetEccState) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceSetEccState__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceSetEccState) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceSetEccState__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 198);
     ze_result_t tracer_result;
@@ -17357,10 +17532,11 @@ static ze_result_t ze_traced_zesDeviceEnumEngineGroups(ze_zesDeviceEnumEngineGro
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phEngine);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumEngineGroups) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumEngineGroups__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumEngineGroups) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumEngineGroups__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 199);
     ze_result_t tracer_result;
@@ -17441,10 +17617,11 @@ static ze_result_t ze_traced_zesEngineGetProperties(ze_zesEngineGetProperties_fn
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hEngine, pProperties);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetProperties__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetProperties) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetProperties__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 200);
     ze_result_t tracer_result;
@@ -17520,10 +17697,11 @@ static ze_result_t ze_traced_zesEngineGetActivity(ze_zesEngineGetActivity_fn *tr
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hEngine, pStats);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetActivity) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetActivity__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetActivity) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetActivity__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 201);
     ze_result_t tracer_result;
@@ -17598,10 +17776,11 @@ static ze_result_t ze_traced_zesDeviceEventRegister(ze_zesDeviceEventRegister_fn
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, events);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEventRegister) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEventRegister__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEventRegister) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEventRegister__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 202);
     ze_result_t tracer_result;
@@ -17678,10 +17857,11 @@ static ze_result_t ze_traced_zesDriverEventListen(ze_zesDriverEventListen_fn *tr
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDriver, timeout, count, phDevices, pNumDeviceEvents, pEvents);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListen) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListen__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListen) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListen__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 203);
     ze_result_t tracer_result;
@@ -17773,10 +17953,11 @@ static ze_result_t ze_traced_zesDriverEventListenEx(ze_zesDriverEventListenEx_fn
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDriver, timeout, count, phDevices, pNumDeviceEvents, pEvents);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListenEx) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListenEx__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListenEx) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListenEx__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 204);
     ze_result_t tracer_result;
@@ -17866,10 +18047,11 @@ static ze_result_t ze_traced_zesDeviceEnumFabricPorts(ze_zesDeviceEnumFabricPort
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phPort);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFabricPorts) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFabricPorts__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFabricPorts) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFabricPorts__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 205);
     ze_result_t tracer_result;
@@ -17950,10 +18132,11 @@ static ze_result_t ze_traced_zesFabricPortGetProperties(ze_zesFabricPortGetPrope
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hPort, pProperties);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetProperties__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetProperties) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetProperties__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 206);
     ze_result_t tracer_result;
@@ -18030,10 +18213,11 @@ static ze_result_t ze_traced_zesFabricPortGetLinkType(ze_zesFabricPortGetLinkTyp
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hPort, pLinkType);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetLinkType) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetLinkType__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetLinkType) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetLinkType__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 207);
     ze_result_t tracer_result;
@@ -18110,10 +18294,11 @@ static ze_result_t ze_traced_zesFabricPortGetConfig(ze_zesFabricPortGetConfig_fn
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hPort, pConfig);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetConfig) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetConfig__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetConfig) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetConfig__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 208);
     ze_result_t tracer_result;
@@ -18188,10 +18373,11 @@ static ze_result_t ze_traced_zesFabricPortSetConfig(ze_zesFabricPortSetConfig_fn
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hPort, pConfig);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortSetConfig) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortSetConfig__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortSetConfig) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortSetConfig__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 209);
     ze_result_t tracer_result;
@@ -18267,10 +18453,11 @@ static ze_result_t ze_traced_zesFabricPortGetState(ze_zesFabricPortGetState_fn *
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hPort, pState);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetState) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetState__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetState) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetState__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 210);
     ze_result_t tracer_result;
@@ -18345,10 +18532,11 @@ static ze_result_t ze_traced_zesFabricPortGetThroughput(ze_zesFabricPortGetThrou
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hPort, pThroughput);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetThroughput) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetThroughput__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetThroughput) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetThroughput__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 211);
     ze_result_t tracer_result;
@@ -18425,10 +18613,11 @@ static ze_result_t ze_traced_zesDeviceEnumFans(ze_zesDeviceEnumFans_fn *tracer_r
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phFan);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFans) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFans__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFans) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFans__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 212);
     ze_result_t tracer_result;
@@ -18507,10 +18696,11 @@ static ze_result_t ze_traced_zesFanGetProperties(ze_zesFanGetProperties_fn *trac
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hFan, pProperties);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetProperties__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetProperties) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetProperties__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 213);
     ze_result_t tracer_result;
@@ -18584,10 +18774,11 @@ static ze_result_t ze_traced_zesFanGetConfig(ze_zesFanGetConfig_fn *tracer_real,
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hFan, pConfig);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetConfig) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetConfig__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetConfig) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetConfig__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 214);
     ze_result_t tracer_result;
@@ -18660,10 +18851,11 @@ static ze_result_t ze_traced_zesFanSetDefaultMode(ze_zesFanSetDefaultMode_fn *tr
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hFan);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetDefaultMode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetDefaultMode__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetDefaultMode) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetDefaultMode__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 215);
     ze_result_t tracer_result;
@@ -18736,10 +18928,11 @@ static ze_result_t ze_traced_zesFanSetFixedSpeedMode(ze_zesFanSetFixedSpeedMode_
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hFan, speed);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetFixedSpeedMode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetFixedSpeedMode__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetFixedSpeedMode) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetFixedSpeedMode__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 216);
     ze_result_t tracer_result;
@@ -18814,10 +19007,11 @@ static ze_result_t ze_traced_zesFanSetSpeedTableMode(ze_zesFanSetSpeedTableMode_
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hFan, speedTable);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetSpeedTableMode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetSpeedTableMode__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetSpeedTableMode) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetSpeedTableMode__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 217);
     ze_result_t tracer_result;
@@ -18892,10 +19086,11 @@ static ze_result_t ze_traced_zesFanGetState(ze_zesFanGetState_fn *tracer_real,
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hFan, units, pSpeed);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetState) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetState__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetState) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetState__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 218);
     ze_result_t tracer_result;
@@ -18973,10 +19168,11 @@ static ze_result_t ze_traced_zesDeviceEnumFirmwares(ze_zesDeviceEnumFirmwares_fn
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phFirmware);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFirmwares) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFirmwares__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFirmwares) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFirmwares__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 219);
     ze_result_t tracer_result;
@@ -19057,10 +19253,11 @@ static ze_result_t ze_traced_zesFirmwareGetProperties(ze_zesFirmwareGetPropertie
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hFirmware, pProperties);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareGetProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareGetProperties__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareGetProperties) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareGetProperties__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 220);
     ze_result_t tracer_result;
@@ -19137,10 +19334,11 @@ static ze_result_t ze_traced_zesFirmwareFlash(ze_zesFirmwareFlash_fn *tracer_rea
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hFirmware, pImage, size);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareFlash) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareFlash__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareFlash) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareFlash__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 221);
     ze_result_t tracer_result;
@@ -19220,10 +19418,11 @@ static ze_result_t ze_traced_zesDeviceEnumFrequencyDomains(ze_zesDeviceEnumFrequ
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phFrequency);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFrequencyDomains) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFrequencyDomains__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFrequencyDomains) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFrequencyDomains__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 222);
     ze_result_t tracer_result;
@@ -19304,10 +19503,11 @@ static ze_result_t ze_traced_zesFrequencyGetProperties(ze_zesFrequencyGetPropert
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hFrequency, pProperties);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetProperties__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetProperties) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetProperties__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 223);
     ze_result_t tracer_result;
@@ -19384,10 +19584,11 @@ static ze_result_t ze_traced_zesFrequencyGetAvailableClocks(ze_zesFrequencyGetAv
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hFrequency, pCount, phFrequency);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetAvailableClocks) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetAvailableClocks__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetAvailableClocks) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetAvailableClocks__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 224);
     ze_result_t tracer_result;
@@ -19468,10 +19669,11 @@ static ze_result_t ze_traced_zesFrequencyGetRange(ze_zesFrequencyGetRange_fn *tr
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hFrequency, pLimits);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetRange) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetRange__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetRange) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetRange__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 225);
     ze_result_t tracer_result;
@@ -19547,10 +19749,11 @@ static ze_result_t ze_traced_zesFrequencySetRange(ze_zesFrequencySetRange_fn *tr
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hFrequency, pLimits);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencySetRange) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencySetRange__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencySetRange) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencySetRange__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 226);
     ze_result_t tracer_result;
@@ -19626,10 +19829,11 @@ static ze_result_t ze_traced_zesFrequencyGetState(ze_zesFrequencyGetState_fn *tr
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hFrequency, pState);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetState) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetState__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetState) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetState__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 227);
     ze_result_t tracer_result;
@@ -19705,10 +19909,11 @@ static ze_result_t ze_traced_zesFrequencyGetThrottleTime(ze_zesFrequencyGetThrot
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hFrequency, pThrottleTime);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetThrottleTime) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetThrottleTime__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetThrottleTime) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetThrottleTime__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 228);
     ze_result_t tracer_result;
@@ -19785,10 +19990,11 @@ static ze_result_t ze_traced_zesFrequencyOcGetCapabilities(ze_zesFrequencyOcGetC
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hFrequency, pOcCapabilities);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetCapabilities) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetCapabilities__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetCapabilities) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetCapabilities__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 229);
     ze_result_t tracer_result;
@@ -19865,10 +20071,11 @@ static ze_result_t ze_traced_zesFrequencyOcGetFrequencyTarget(ze_zesFrequencyOcG
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hFrequency, pCurrentOcFrequency);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetFrequencyTarget) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetFrequencyTarget__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetFrequencyTarget) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetFrequencyTarget__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 230);
     ze_result_t tracer_result;
@@ -19946,10 +20153,11 @@ static ze_result_t ze_traced_zesFrequencyOcSetFrequencyTarget(ze_zesFrequencyOcS
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hFrequency, CurrentOcFrequency);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetFrequencyTarget) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetFrequencyTarget__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetFrequencyTarget) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetFrequencyTarget__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 231);
     ze_result_t tracer_result;
@@ -20026,10 +20234,11 @@ static ze_result_t ze_traced_zesFrequencyOcGetVoltageTarget(ze_zesFrequencyOcGet
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hFrequency, pCurrentVoltageTarget, pCurrentVoltageOffset);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetVoltageTarget) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetVoltageTarget__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetVoltageTarget) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetVoltageTarget__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 232);
     ze_result_t tracer_result;
@@ -20114,10 +20323,11 @@ static ze_result_t ze_traced_zesFrequencyOcSetVoltageTarget(ze_zesFrequencyOcSet
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hFrequency, CurrentVoltageTarget, CurrentVoltageOffset);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetVoltageTarget) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetVoltageTarget__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetVoltageTarget) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetVoltageTarget__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 233);
     ze_result_t tracer_result;
@@ -20198,10 +20408,11 @@ static ze_result_t ze_traced_zesFrequencyOcSetMode(ze_zesFrequencyOcSetMode_fn *
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hFrequency, CurrentOcMode);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetMode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetMode__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetMode) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetMode__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 234);
     ze_result_t tracer_result;
@@ -20277,10 +20488,11 @@ static ze_result_t ze_traced_zesFrequencyOcGetMode(ze_zesFrequencyOcGetMode_fn *
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hFrequency, pCurrentOcMode);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetMode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetMode__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetMode) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetMode__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 235);
     ze_result_t tracer_result;
@@ -20357,10 +20569,11 @@ static ze_result_t ze_traced_zesFrequencyOcGetIccMax(ze_zesFrequencyOcGetIccMax_
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hFrequency, pOcIccMax);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetIccMax) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetIccMax__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetIccMax) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetIccMax__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 236);
     ze_result_t tracer_result;
@@ -20436,10 +20649,11 @@ static ze_result_t ze_traced_zesFrequencyOcSetIccMax(ze_zesFrequencyOcSetIccMax_
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hFrequency, ocIccMax);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetIccMax) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetIccMax__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetIccMax) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetIccMax__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 237);
     ze_result_t tracer_result;
@@ -20514,10 +20728,11 @@ static ze_result_t ze_traced_zesFrequencyOcGetTjMax(ze_zesFrequencyOcGetTjMax_fn
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hFrequency, pOcTjMax);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetTjMax) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetTjMax__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetTjMax) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetTjMax__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 238);
     ze_result_t tracer_result;
@@ -20593,10 +20808,11 @@ static ze_result_t ze_traced_zesFrequencyOcSetTjMax(ze_zesFrequencyOcSetTjMax_fn
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hFrequency, ocTjMax);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetTjMax) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetTjMax__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetTjMax) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetTjMax__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 239);
     ze_result_t tracer_result;
@@ -20672,10 +20888,11 @@ static ze_result_t ze_traced_zesDeviceEnumLeds(ze_zesDeviceEnumLeds_fn *tracer_r
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phLed);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumLeds) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumLeds__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumLeds) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumLeds__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 240);
     ze_result_t tracer_result;
@@ -20754,10 +20971,11 @@ static ze_result_t ze_traced_zesLedGetProperties(ze_zesLedGetProperties_fn *trac
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hLed, pProperties);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetProperties__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetProperties) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetProperties__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 241);
     ze_result_t tracer_result;
@@ -20831,10 +21049,11 @@ static ze_result_t ze_traced_zesLedGetState(ze_zesLedGetState_fn *tracer_real,
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hLed, pState);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetState) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetState__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetState) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetState__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 242);
     ze_result_t tracer_result;
@@ -20908,10 +21127,11 @@ static ze_result_t ze_traced_zesLedSetState(ze_zesLedSetState_fn *tracer_real,
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hLed, enable);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetState) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetState__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetState) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetState__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 243);
     ze_result_t tracer_result;
@@ -20985,10 +21205,11 @@ static ze_result_t ze_traced_zesLedSetColor(ze_zesLedSetColor_fn *tracer_real,
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hLed, pColor);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetColor) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetColor__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetColor) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetColor__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 244);
     ze_result_t tracer_result;
@@ -21064,10 +21285,11 @@ static ze_result_t ze_traced_zesDeviceEnumMemoryModules(ze_zesDeviceEnumMemoryMo
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phMemory);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumMemoryModules) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumMemoryModules__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumMemoryModules) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumMemoryModules__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 245);
     ze_result_t tracer_result;
@@ -21148,10 +21370,11 @@ static ze_result_t ze_traced_zesMemoryGetProperties(ze_zesMemoryGetProperties_fn
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hMemory, pProperties);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetProperties__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetProperties) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetProperties__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 246);
     ze_result_t tracer_result;
@@ -21226,10 +21449,11 @@ static ze_result_t ze_traced_zesMemoryGetState(ze_zesMemoryGetState_fn *tracer_r
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hMemory, pState);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetState) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetState__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetState) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetState__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 247);
     ze_result_t tracer_result;
@@ -21304,10 +21528,11 @@ static ze_result_t ze_traced_zesMemoryGetBandwidth(ze_zesMemoryGetBandwidth_fn *
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hMemory, pBandwidth);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetBandwidth) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetBandwidth__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetBandwidth) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetBandwidth__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 248);
     ze_result_t tracer_result;
@@ -21384,10 +21609,11 @@ static ze_result_t ze_traced_zesDeviceEnumPerformanceFactorDomains(ze_zesDeviceE
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phPerf);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPerformanceFactorDomains) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPerformanceFactorDomains__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPerformanceFactorDomains) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPerformanceFactorDomains__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 249);
     ze_result_t tracer_result;
@@ -21468,10 +21694,11 @@ static ze_result_t ze_traced_zesPerformanceFactorGetProperties(ze_zesPerformance
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hPerf, pProperties);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetProperties__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetProperties) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetProperties__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 250);
     ze_result_t tracer_result;
@@ -21547,10 +21774,11 @@ static ze_result_t ze_traced_zesPerformanceFactorGetConfig(ze_zesPerformanceFact
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hPerf, pFactor);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetConfig) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetConfig__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetConfig) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetConfig__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 251);
     ze_result_t tracer_result;
@@ -21626,10 +21854,11 @@ static ze_result_t ze_traced_zesPerformanceFactorSetConfig(ze_zesPerformanceFact
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hPerf, factor);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorSetConfig) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorSetConfig__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorSetConfig) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorSetConfig__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 252);
     ze_result_t tracer_result;
@@ -21705,10 +21934,11 @@ static ze_result_t ze_traced_zesDeviceEnumPowerDomains(ze_zesDeviceEnumPowerDoma
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phPower);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPowerDomains) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPowerDomains__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPowerDomains) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPowerDomains__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 253);
     ze_result_t tracer_result;
@@ -21789,10 +22019,11 @@ static ze_result_t ze_traced_zesDeviceGetCardPowerDomain(ze_zesDeviceGetCardPowe
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, phPower);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetCardPowerDomain) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetCardPowerDomain__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetCardPowerDomain) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetCardPowerDomain__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 254);
     ze_result_t tracer_result;
@@ -21869,10 +22100,11 @@ static ze_result_t ze_traced_zesPowerGetProperties(ze_zesPowerGetProperties_fn *
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hPower, pProperties);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetProperties__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetProperties) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetProperties__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 255);
     ze_result_t tracer_result;
@@ -21948,10 +22180,11 @@ static ze_result_t ze_traced_zesPowerGetEnergyCounter(ze_zesPowerGetEnergyCounte
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hPower, pEnergy);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyCounter) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyCounter__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyCounter) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyCounter__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 256);
     ze_result_t tracer_result;
@@ -22028,10 +22261,11 @@ static ze_result_t ze_traced_zesPowerGetLimits(ze_zesPowerGetLimits_fn *tracer_r
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hPower, pSustained, pBurst, pPeak);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimits) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimits__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimits) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimits__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 257);
     ze_result_t tracer_result;
@@ -22114,10 +22348,11 @@ static ze_result_t ze_traced_zesPowerSetLimits(ze_zesPowerSetLimits_fn *tracer_r
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hPower, pSustained, pBurst, pPeak);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimits) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimits__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimits) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimits__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 258);
     ze_result_t tracer_result;
@@ -22201,10 +22436,11 @@ static ze_result_t ze_traced_zesPowerGetEnergyThreshold(ze_zesPowerGetEnergyThre
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hPower, pThreshold);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyThreshold) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyThreshold__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyThreshold) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyThreshold__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 259);
     ze_result_t tracer_result;
@@ -22279,10 +22515,11 @@ static ze_result_t ze_traced_zesPowerSetEnergyThreshold(ze_zesPowerSetEnergyThre
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hPower, threshold);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetEnergyThreshold) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetEnergyThreshold__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetEnergyThreshold) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetEnergyThreshold__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 260);
     ze_result_t tracer_result;
@@ -22358,10 +22595,11 @@ static ze_result_t ze_traced_zesDeviceEnumPsus(ze_zesDeviceEnumPsus_fn *tracer_r
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phPsu);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPsus) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPsus__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPsus) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPsus__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 261);
     ze_result_t tracer_result;
@@ -22440,10 +22678,11 @@ static ze_result_t ze_traced_zesPsuGetProperties(ze_zesPsuGetProperties_fn *trac
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hPsu, pProperties);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetProperties__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetProperties) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetProperties__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 262);
     ze_result_t tracer_result;
@@ -22517,10 +22756,11 @@ static ze_result_t ze_traced_zesPsuGetState(ze_zesPsuGetState_fn *tracer_real,
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hPsu, pState);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetState) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetState__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetState) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetState__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 263);
     ze_result_t tracer_result;
@@ -22595,10 +22835,11 @@ static ze_result_t ze_traced_zesDeviceEnumRasErrorSets(ze_zesDeviceEnumRasErrorS
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phRas);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumRasErrorSets) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumRasErrorSets__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumRasErrorSets) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumRasErrorSets__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 264);
     ze_result_t tracer_result;
@@ -22678,10 +22919,11 @@ static ze_result_t ze_traced_zesRasGetProperties(ze_zesRasGetProperties_fn *trac
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hRas, pProperties);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetProperties__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetProperties) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetProperties__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 265);
     ze_result_t tracer_result;
@@ -22755,10 +22997,11 @@ static ze_result_t ze_traced_zesRasGetConfig(ze_zesRasGetConfig_fn *tracer_real,
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hRas, pConfig);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetConfig) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetConfig__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetConfig) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetConfig__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 266);
     ze_result_t tracer_result;
@@ -22832,10 +23075,11 @@ static ze_result_t ze_traced_zesRasSetConfig(ze_zesRasSetConfig_fn *tracer_real,
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hRas, pConfig);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasSetConfig) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasSetConfig__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasSetConfig) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasSetConfig__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 267);
     ze_result_t tracer_result;
@@ -22909,10 +23153,11 @@ static ze_result_t ze_traced_zesRasGetState(ze_zesRasGetState_fn *tracer_real,
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hRas, clear, pState);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetState) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetState__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetState) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetState__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 268);
     ze_result_t tracer_result;
@@ -22989,10 +23234,11 @@ static ze_result_t ze_traced_zesDeviceEnumSchedulers(ze_zesDeviceEnumSchedulers_
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phScheduler);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumSchedulers) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumSchedulers__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumSchedulers) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumSchedulers__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 269);
     ze_result_t tracer_result;
@@ -23073,10 +23319,11 @@ static ze_result_t ze_traced_zesSchedulerGetProperties(ze_zesSchedulerGetPropert
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hScheduler, pProperties);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetProperties__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetProperties) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetProperties__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 270);
     ze_result_t tracer_result;
@@ -23153,10 +23400,11 @@ static ze_result_t ze_traced_zesSchedulerGetCurrentMode(ze_zesSchedulerGetCurren
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hScheduler, pMode);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetCurrentMode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetCurrentMode__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetCurrentMode) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetCurrentMode__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 271);
     ze_result_t tracer_result;
@@ -23234,10 +23482,11 @@ static ze_result_t ze_traced_zesSchedulerGetTimeoutModeProperties(ze_zesSchedule
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hScheduler, getDefaults, pConfig);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimeoutModeProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimeoutModeProperties__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimeoutModeProperties) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimeoutModeProperties__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 272);
     ze_result_t tracer_result;
@@ -23319,10 +23568,11 @@ static ze_result_t ze_traced_zesSchedulerGetTimesliceModeProperties(ze_zesSchedu
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hScheduler, getDefaults, pConfig);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimesliceModeProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimesliceModeProperties__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimesliceModeProperties) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimesliceModeProperties__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 273);
     ze_result_t tracer_result;
@@ -23404,10 +23654,11 @@ static ze_result_t ze_traced_zesSchedulerSetTimeoutMode(ze_zesSchedulerSetTimeou
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hScheduler, pProperties, pNeedReload);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimeoutMode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimeoutMode__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimeoutMode) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimeoutMode__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 274);
     ze_result_t tracer_result;
@@ -23490,10 +23741,11 @@ static ze_result_t ze_traced_zesSchedulerSetTimesliceMode(ze_zesSchedulerSetTime
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hScheduler, pProperties, pNeedReload);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimesliceMode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimesliceMode__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimesliceMode) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimesliceMode__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 275);
     ze_result_t tracer_result;
@@ -23575,10 +23827,11 @@ static ze_result_t ze_traced_zesSchedulerSetExclusiveMode(ze_zesSchedulerSetExcl
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hScheduler, pNeedReload);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetExclusiveMode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetExclusiveMode__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetExclusiveMode) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetExclusiveMode__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 276);
     ze_result_t tracer_result;
@@ -23655,10 +23908,11 @@ static ze_result_t ze_traced_zesSchedulerSetComputeUnitDebugMode(ze_zesScheduler
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hScheduler, pNeedReload);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetComputeUnitDebugMode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetComputeUnitDebugMode__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetComputeUnitDebugMode) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetComputeUnitDebugMode__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 277);
     ze_result_t tracer_result;
@@ -23737,10 +23991,11 @@ static ze_result_t ze_traced_zesDeviceEnumStandbyDomains(ze_zesDeviceEnumStandby
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phStandby);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumStandbyDomains) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumStandbyDomains__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumStandbyDomains) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumStandbyDomains__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 278);
     ze_result_t tracer_result;
@@ -23821,10 +24076,11 @@ static ze_result_t ze_traced_zesStandbyGetProperties(ze_zesStandbyGetProperties_
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hStandby, pProperties);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetProperties__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetProperties) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetProperties__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 279);
     ze_result_t tracer_result;
@@ -23901,10 +24157,11 @@ static ze_result_t ze_traced_zesStandbyGetMode(ze_zesStandbyGetMode_fn *tracer_r
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hStandby, pMode);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetMode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetMode__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetMode) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetMode__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 280);
     ze_result_t tracer_result;
@@ -23980,10 +24237,11 @@ static ze_result_t ze_traced_zesStandbySetMode(ze_zesStandbySetMode_fn *tracer_r
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hStandby, mode);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbySetMode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbySetMode__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbySetMode) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbySetMode__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 281);
     ze_result_t tracer_result;
@@ -24059,10 +24317,11 @@ static ze_result_t ze_traced_zesDeviceEnumTemperatureSensors(ze_zesDeviceEnumTem
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phTemperature);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumTemperatureSensors) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumTemperatureSensors__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumTemperatureSensors) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumTemperatureSensors__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 282);
     ze_result_t tracer_result;
@@ -24143,10 +24402,11 @@ static ze_result_t ze_traced_zesTemperatureGetProperties(ze_zesTemperatureGetPro
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hTemperature, pProperties);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetProperties__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetProperties) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetProperties__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 283);
     ze_result_t tracer_result;
@@ -24223,10 +24483,11 @@ static ze_result_t ze_traced_zesTemperatureGetConfig(ze_zesTemperatureGetConfig_
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hTemperature, pConfig);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetConfig) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetConfig__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetConfig) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetConfig__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 284);
     ze_result_t tracer_result;
@@ -24302,10 +24563,11 @@ static ze_result_t ze_traced_zesTemperatureSetConfig(ze_zesTemperatureSetConfig_
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hTemperature, pConfig);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureSetConfig) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureSetConfig__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureSetConfig) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureSetConfig__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 285);
     ze_result_t tracer_result;
@@ -24381,10 +24643,11 @@ static ze_result_t ze_traced_zesTemperatureGetState(ze_zesTemperatureGetState_fn
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hTemperature, pTemperature);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetState) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetState__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetState) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetState__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 286);
     ze_result_t tracer_result;
@@ -24461,10 +24724,11 @@ static ze_result_t ze_traced_zesPowerGetLimitsExt(ze_zesPowerGetLimitsExt_fn *tr
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hPower, pCount, pSustained);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimitsExt) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimitsExt__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimitsExt) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimitsExt__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 287);
     ze_result_t tracer_result;
@@ -24545,10 +24809,11 @@ static ze_result_t ze_traced_zesPowerSetLimitsExt(ze_zesPowerSetLimitsExt_fn *tr
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hPower, pCount, pSustained);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimitsExt) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimitsExt__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimitsExt) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimitsExt__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 288);
     ze_result_t tracer_result;
@@ -27989,10 +28254,11 @@ static ze_result_t ze_traced_zelLoaderGetVersions(ze_zelLoaderGetVersions_fn *tr
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(num_elems, versions);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderGetVersions) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderGetVersions__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderGetVersions) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderGetVersions__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 342);
     ze_result_t tracer_result;
@@ -28069,10 +28335,11 @@ static ze_result_t ze_traced_zelLoaderTranslateHandle(ze_zelLoaderTranslateHandl
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(handleType, handleIn, handleOut);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderTranslateHandle) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderTranslateHandle__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderTranslateHandle) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderTranslateHandle__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 343);
     ze_result_t tracer_result;
@@ -28152,10 +28419,11 @@ static ze_result_t ze_traced_zelTracerCreate(ze_zelTracerCreate_fn *tracer_real,
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(desc, phTracer);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerCreate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerCreate__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerCreate) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerCreate__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 344);
     ze_result_t tracer_result;
@@ -28230,10 +28498,11 @@ static ze_result_t ze_traced_zelTracerDestroy(ze_zelTracerDestroy_fn *tracer_rea
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hTracer);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerDestroy) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerDestroy__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerDestroy) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerDestroy__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 345);
     ze_result_t tracer_result;
@@ -28306,10 +28575,11 @@ static ze_result_t ze_traced_zelTracerSetPrologues(ze_zelTracerSetPrologues_fn *
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hTracer, pCoreCbs);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetPrologues) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetPrologues__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetPrologues) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetPrologues__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 346);
     ze_result_t tracer_result;
@@ -28385,10 +28655,11 @@ static ze_result_t ze_traced_zelTracerSetEpilogues(ze_zelTracerSetEpilogues_fn *
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hTracer, pCoreCbs);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEpilogues) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEpilogues__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEpilogues) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEpilogues__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 347);
     ze_result_t tracer_result;
@@ -28463,10 +28734,11 @@ static ze_result_t ze_traced_zelTracerSetEnabled(ze_zelTracerSetEnabled_fn *trac
   if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hTracer, enable);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEnabled) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEnabled__full)) {
-    /* Minimal mode alone: no arguments to keep, and the call goes into its thread's
-     * batch (runtime/tracer_call_batch.h). */
+  /* No arguments to keep: in minimal mode the call goes into its thread's batch
+   * (runtime/tracer_call_batch.h). */
+  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEnabled) &&
+                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEnabled__full);
+  if (tracer_batched) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 348);
     ze_result_t tracer_result;
