@@ -312,9 +312,11 @@ static void write_unfinished(void) {
     tracer_counted_write_all(t);
     tracer_batch_write_all(t);
     unsigned depth = t->depth < TRACER_INFLIGHT_DEPTH ? t->depth : TRACER_INFLIGHT_DEPTH;
+    /* A counted call reads no trace clock at its start: it is written as starting now. */
     for (unsigned i = 0; i < depth; i++)
       lttng_ust_tracepoint(lttng_ust_tracer, unfinished, tracer_pid(), t->tid,
-                           t->calls[i].backend, t->calls[i].function, t->calls[i].start);
+                           t->calls[i].backend, t->calls[i].function,
+                           t->calls[i].start ? t->calls[i].start : tracer_now());
     t->depth = 0;
   }
 }
@@ -376,8 +378,10 @@ __attribute__((constructor)) static void tracer_runtime_init(void) {
     pthread_atfork(NULL, NULL, notify_fork_child);
     notify_fork_child();
   }
+  uint64_t read_cost = tracer_clock_read_cost();
+  tracer_counted_init(read_cost);
   /* After notify_fork_child: only then does the session record this process. */
-  lttng_ust_tracepoint(lttng_ust_tracer, clock_read, tracer_pid(), tracer_tid(),
-                       tracer_clock_read_cost());
+  lttng_ust_tracepoint(lttng_ust_tracer, clock_read, tracer_pid(), tracer_tid(), read_cost,
+                       tracer_counted_call_ps());
   tracer_calibrate_if_asked();
 }

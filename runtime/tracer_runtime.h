@@ -39,6 +39,28 @@ static inline uint64_t tracer_now(void) {
   return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* The clock counted calls are timed on (tracer_count_call). A counted function is a getter
+ * of some 10 ns that PyTorch calls about 570 times a training step, so the two reads
+ * around it are nearly all that tracing it costs: where the trace clock is CLOCK_MONOTONIC
+ * and the TSC could be the trace clock (tracer_clock_tsc_usable: invariant, the kernel's
+ * clocksource), they are TSC reads, about 10 ns against 25 to 40 for clock_gettime on a
+ * KVM guest. Only durations are taken on it; tracer_counted_write converts them to the
+ * trace clock's units. Set before any interposer runs. */
+extern bool tracer_count_on_tsc;
+static inline uint64_t tracer_count_now(void) {
+#if defined(__x86_64__) || defined(__i386__)
+  if (tracer_count_on_tsc)
+    return __rdtsc();
+#endif
+  return tracer_now();
+}
+/* Ticks of tracer_count_now() since start: none rather than a wrap-around, should the
+ * thread have moved to a CPU whose counter lags. */
+static inline uint64_t tracer_count_since(uint64_t start) {
+  uint64_t end = tracer_count_now();
+  return end > start ? end - start : 0;
+}
+
 /* The process and thread ids every event carries in its payload. LTTng's vpid and vtid
  * contexts cost about 30 ns an event here (a callback per field); these are cached reads.
  * The caches are reset in a fork child. */
@@ -173,21 +195,38 @@ struct tracer_inflight {
 enum { TRACER_INFLIGHT_DEPTH = 32 };
 /* Calls of a function the spec marks `counted` (trace.counted: getters an app calls
  * hundreds of times a step, such as cudaGetDevice) are not one event each: the thread
- * adds each call's time to an entry per function and status, written as one
+ * adds each call to an entry per function and status, written as one
  * lttng_ust_tracer:counted event when the entry reaches TRACER_COUNTED_FLUSH calls, when
  * the thread ends, when the process exits or dies of a fatal signal (tracer_counted.c).
- * Counts and times stay exact; the calls are in the tallies, not in -t or the timeline. */
+ * Every call is counted; about one in TRACER_COUNTED_PERIOD of a function's calls on a
+ * thread, its first among them, is timed, since two clock reads would cost more than the
+ * getter itself (tracer_count_timed). The entry's total is its timed calls' scaled to all
+ * its calls. The calls are in the tallies, not in -t or the timeline. */
 struct tracer_counted {
   const char *backend;
   uint16_t function;
   int64_t status;
-  uint64_t calls, total, min, max; /* trace clock ticks, end - start of each call */
+  uint64_t calls, timed;    /* calls, and how many of them were timed */
+  uint64_t total, min, max; /* of the timed calls: ticks of tracer_count_now() */
 };
-enum { TRACER_COUNTED_SLOTS = 32, TRACER_COUNTED_FLUSH = 1 << 16 };
+enum {
+  TRACER_COUNTED_SLOTS = 32,
+  TRACER_COUNTED_FLUSH = 1 << 16,
+  TRACER_COUNTED_PERIOD = 16,
+  TRACER_COUNTED_SAMPLERS = 64,
+};
+/* When a function's next call is timed, by function (hashed): calls left until then,
+ * and the ticks of its last timed call, for an entry none of whose calls was timed. */
+struct tracer_count_sampler {
+  uint8_t countdown;
+  uint64_t last_ticks;
+};
 struct tracer_thread_calls {
   struct tracer_inflight calls[TRACER_INFLIGHT_DEPTH];
   volatile unsigned depth; /* may exceed the array: deeper calls are not kept */
   struct tracer_counted counted[TRACER_COUNTED_SLOTS]; /* owner-written; open addressing */
+  struct tracer_count_sampler samplers[TRACER_COUNTED_SAMPLERS];
+  uint32_t sample_draw; /* a linear congruential sequence: the intervals between timed calls */
   struct tracer_call_batch batches[TRACER_BATCH_BACKENDS]; /* minimal mode's, by backend */
   int tid;
   struct tracer_thread_calls *next; /* in the process-wide list; never removed */
@@ -266,12 +305,51 @@ extern bool tracer_counting;
 void tracer_counted_write(struct tracer_thread_calls *t, struct tracer_counted *c);
 void tracer_counted_write_all(struct tracer_thread_calls *t);
 
-/* Adds one call of a counted function, of `ticks` on the trace clock, to its entry. */
-static inline void tracer_count_call(const char *backend, uint16_t function, int64_t status,
-                                     uint64_t ticks) {
+/* Chooses the counting clock and measures what its reads cost; trace_read_cost is one
+ * trace clock read's (tracer_clock_read_cost). Called once, by the runtime's constructor,
+ * after the trace clock is known. */
+void tracer_counted_init(uint64_t trace_read_cost);
+/* What a counted call costs on average, as the interposers make it (its entry, and two
+ * clock reads for one call in TRACER_COUNTED_PERIOD), in picoseconds, measured when the
+ * runtime starts: the clock_read event carries it, for the cost of tracing. */
+uint64_t tracer_counted_call_ps(void);
+
+static inline struct tracer_count_sampler *tracer_count_sampler_of(struct tracer_thread_calls *t,
+                                                                   const char *backend,
+                                                                   uint16_t function) {
+  unsigned h = ((unsigned)function * 2654435761u) ^ (unsigned)((uintptr_t)backend >> 4);
+  return &t->samplers[h % TRACER_COUNTED_SAMPLERS];
+}
+
+/* Whether this call of a counted function is one to time: the first of its function on
+ * the thread, then one every 8 to 23 calls (16 on average), the interval drawn anew each
+ * time. By function, so that a fixed sequence of getters, as a training step makes,
+ * cannot leave one of them never timed; drawn, so that a getter that always calls another
+ * (cudaGetDevice, cuCtxGetDevice) is not timed in step with it, its times holding the
+ * other's clock reads. */
+static inline bool tracer_count_timed_on(struct tracer_thread_calls *t, const char *backend,
+                                         uint16_t function) {
+  struct tracer_count_sampler *s = tracer_count_sampler_of(t, backend, function);
+  if (s->countdown) {
+    s->countdown--;
+    return false;
+  }
+  t->sample_draw = t->sample_draw * 1664525u + 1013904223u;
+  s->countdown = (uint8_t)(TRACER_COUNTED_PERIOD / 2 - 1 + (t->sample_draw >> 28));
+  return true;
+}
+static inline bool tracer_count_timed(const char *backend, uint16_t function) {
   struct tracer_thread_calls *t = tracer_thread_calls;
   if (!t && !(t = tracer_thread_calls_register()))
-    return;
+    return false;
+  return tracer_count_timed_on(t, backend, function);
+}
+
+/* Adds one call of a counted function to its entry: timed, of `ticks` of
+ * tracer_count_now(), or only counted. */
+static inline void tracer_count_call_on(struct tracer_thread_calls *t, const char *backend,
+                                        uint16_t function, int64_t status, bool timed,
+                                        uint64_t ticks) {
   unsigned slot = ((unsigned)function * 2654435761u ^ (unsigned)status) % TRACER_COUNTED_SLOTS;
   for (unsigned probe = 0; probe < 2 * TRACER_COUNTED_SLOTS; probe++) {
     struct tracer_counted *c = &t->counted[(slot + probe) % TRACER_COUNTED_SLOTS];
@@ -282,16 +360,27 @@ static inline void tracer_count_call(const char *backend, uint16_t function, int
     }
     if (!c->calls) {
       c->backend = backend, c->function = function, c->status = status;
-      c->total = 0, c->min = ticks, c->max = ticks;
+      c->timed = 0, c->total = 0, c->min = UINT64_MAX, c->max = 0;
     }
-    c->total += ticks;
-    c->min = ticks < c->min ? ticks : c->min;
-    c->max = ticks > c->max ? ticks : c->max;
+    if (timed) {
+      c->timed++;
+      c->total += ticks;
+      c->min = ticks < c->min ? ticks : c->min;
+      c->max = ticks > c->max ? ticks : c->max;
+      tracer_count_sampler_of(t, backend, function)->last_ticks = ticks;
+    }
     __atomic_signal_fence(__ATOMIC_SEQ_CST); /* a signal handler sees the times first */
     if (++c->calls == TRACER_COUNTED_FLUSH)
       tracer_counted_write(t, c);
     return;
   }
+}
+static inline void tracer_count_call(const char *backend, uint16_t function, int64_t status,
+                                     bool timed, uint64_t ticks) {
+  struct tracer_thread_calls *t = tracer_thread_calls;
+  if (!t && !(t = tracer_thread_calls_register()))
+    return;
+  tracer_count_call_on(t, backend, function, status, timed, ticks);
 }
 
 /* Debug log, on when TRACER_DEBUG is set: one line on stderr with pid and tid, written

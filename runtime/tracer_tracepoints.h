@@ -71,15 +71,17 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_tracer, counted,
   )
 )
 
-/* What one read of the trace clock costs in this process: the least difference between two
+/* What one read of the trace clock costs in this process: the median difference between two
  * reads in a row, in trace clock units. Every call's end - start holds one such read, which
- * the analyses take off (docs/trace-format.md). */
+ * the analyses take off (docs/trace-format.md). counted_ps: what a counted call's clock
+ * reads cost on average (tracer_counted_call_ps), in picoseconds. */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_tracer, clock_read,
-  LTTNG_UST_TP_ARGS(int32_t, pid, int32_t, tid, uint64_t, cost),
+  LTTNG_UST_TP_ARGS(int32_t, pid, int32_t, tid, uint64_t, cost, uint64_t, counted_ps),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_integer(int32_t, pid, pid)
     lttng_ust_field_integer(int32_t, tid, tid)
     lttng_ust_field_integer(uint64_t, cost, cost)
+    lttng_ust_field_integer(uint64_t, counted_ps, counted_ps)
   )
 )
 

@@ -32,6 +32,7 @@ export PYTHONUNBUFFERED=1 PYTHONDONTWRITEBYTECODE=1
 BIN=${GPU_RUN_BIN:-/tmp}                        # where the CUDA programs are built
 TIMING_APP=$BIN/cuda_timing_app
 GPU_APP=$BIN/cuda_gpu_app
+CUPTI_COST=$BIN/cupti_cost
 : >"$W/steps.txt"
 : >"$W/results.txt"
 step_number=0
@@ -106,7 +107,7 @@ result() {
   pack
 }
 
-rm -f "$TIMING_APP" "$GPU_APP"
+rm -f "$TIMING_APP" "$GPU_APP" "$CUPTI_COST"
 LAST_LOG=/dev/null
 echo "run_gpu.sh: work folder $W, results in $OUT, budget $BUDGET s"
 {
@@ -155,6 +156,19 @@ CUPTI_LD=${CUPTI_DIR:+$CUPTI_DIR:}${LD_LIBRARY_PATH:-}
 NVCC_FLAGS=(-O2 -std=c++17 -cudart shared -gencode arch=compute_90,code=sm_90 -I tests/apps)
 step build_timing_app 180 "$NVCC" "${NVCC_FLAGS[@]}" -o "$TIMING_APP" tests/gpu/cuda_timing_app.cu
 step build_gpu_app 180 "$NVCC" "${NVCC_FLAGS[@]}" -o "$GPU_APP" tests/gpu/cuda_gpu_app.cu
+step build_cupti_cost 180 "$NVCC" -O2 -std=c++17 -gencode arch=compute_90,code=sm_90 \
+  -o "$CUPTI_COST" bench/gpu/cupti_cost.cu ${CUPTI_DIR:+-L"$CUPTI_DIR"} -lcupti -lcuda
+
+# ---- what CUPTI costs by itself, set up one way or another, without the tracer
+if [ -x "$CUPTI_COST" ]; then
+  step cupti_cost 150 env LD_LIBRARY_PATH="$CUPTI_LD" bash -c '
+    for round in 1 2 3; do
+      for config in off tracer kernels pinned hes; do "$0" "$config" 50000 || echo "config=$config rc=$?"; done
+    done' "$CUPTI_COST"
+  result "CUPTI by itself (bench/gpu/cupti_cost.cu, 50000 launches x 7 rounds a run)"
+else
+  skip cupti_cost "no $CUPTI_COST (its build failed)"
+fi
 
 # ---- device times against the app's own CUDA events: CUDA events, then CUPTI (the default)
 if [ -x "$TIMING_APP" ]; then
@@ -240,15 +254,16 @@ if [ -f "$W/torch.pftrace" ]; then
   fi
 fi
 
-# ---- overhead on the PyTorch loop: untraced, traced (default and minimal modes),
-# torch.profiler; small and big.
+# ---- overhead on the PyTorch loop: untraced, traced (with CUPTI's device times, and
+# without: nodevice), torch.profiler (CPU and CUDA activities, and CUDA alone); small and
+# big.
 # Its own budget ends it before BUDGET; the timeout, 60 s later, only if a run hangs.
 overhead_budget=$((BUDGET - 10 - SECONDS))
 ((overhead_budget > 270)) && overhead_budget=270
 if ((overhead_budget >= 45)); then
   step torch_overhead $((overhead_budget + 60)) env -u TRACER_CUDA_TIMING \
     python3 bench/gpu/torch_overhead.py --rounds 5 --budget "$overhead_budget" --keep "$W" \
-      --modes untraced,traced,minimal,profiler
+      --modes untraced,traced,nodevice,profiler-cuda,profiler
   result "PyTorch loop overhead" sed -n '/^== summary/,$p'
 else
   skip torch_overhead "only $overhead_budget s of the budget left"

@@ -4,17 +4,23 @@
     torch_overhead.py [--rounds 5] [--budget 270] [--sizes small,big]
                       [--small-steps 200] [--big-steps 50] [--tracer tracer]
                       [--backends cuda,cudart,nvtx] [--modes untraced,traced,profiler]
-                      [--keep DIR]
+                      [--cpus LIST] [--keep DIR]
 
 Runs tests/gpu/torch_loop.py (which prints the mean step time of its timed steps) for
 each size: small (bound by the host's launches) and big (bound by the GPU), in the modes
 of --modes: untraced, traced (under `tracer -b BACKENDS`, tally to a file, trace folder
-removed after each run), minimal (the same with `-m minimal`) and profiler (the loop's
---profiler: torch.profiler, CPU and CUDA activities). One run of each
+removed after each run), minimal (the same with `-m minimal`), nodevice (traced with
+TRACER_CUDA_TIMING=none: host calls alone, no CUPTI), profiler (the loop's --profiler:
+torch.profiler, CPU and CUDA activities) and profiler-cuda (torch.profiler with CUDA
+activities alone: about what CUPTI's device records cost by themselves). One run of each
 mode per size per round, the order of the modes rotating from round to round, so that
 drift of the machine falls on all modes alike. Stops starting rounds when the next one
 would pass --budget seconds (at least one round is run). Prints each run, then per size
-the median step time of each mode and the ratios traced/untraced and profiler/untraced.
+the median step time of each mode and its ratio to untraced, then the same for the least
+run of each mode (the machine's other work only ever slows a run).
+--cpus LIST (taskset's form, "2-5") pins every run, the tracer and the app, to those CPUs.
+On the H100 guest it made traced runs far slower (the app then shares its CPUs with the
+threads of the tracer, LTTng and CUPTI: gpu-runs/run5); the figures are taken without it.
 --keep DIR keeps each size's first traced tally there (overhead_SIZE_tally.txt).
 Exit status: 0 when every run gave a step time, 1 otherwise.
 """
@@ -25,13 +31,18 @@ import time
 
 import runs
 
-MODES = ["untraced", "traced", "minimal", "profiler"]
+MODES = ["untraced", "traced", "minimal", "nodevice", "profiler", "profiler-cuda"]
+SHORT = {"profiler-cuda": "prof-cuda"}  # column names of at most 9 characters
 LOOP = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tests", "gpu",
                     "torch_loop.py")
 
 
 def ratio(a, b):
     return a / b if a is not None and b else None
+
+
+def least(values):
+    return min(values) if values else None
 
 
 def main():
@@ -44,7 +55,8 @@ def main():
     parser.add_argument("--tracer", default="tracer")
     parser.add_argument("--backends", default="cuda,cudart,nvtx")
     parser.add_argument("--modes", default="untraced,traced,profiler",
-                        help="untraced, traced, minimal, profiler; untraced is the baseline")
+                        help=", ".join(MODES) + "; untraced is the baseline")
+    parser.add_argument("--cpus", help="pin every run to these CPUs (taskset -c LIST)")
     parser.add_argument("--keep")
     parser.add_argument("--run-timeout", type=int, default=90)
     args = parser.parse_args()
@@ -87,19 +99,24 @@ def main():
                 for mode in modes[shift:] + modes[:shift]:
                     app = [sys.executable, loop, str(steps[size]), "--size", size]
                     trace_dir = tally = None
-                    if mode == "profiler":
-                        command = app + ["--profiler"]
-                    elif mode in ("traced", "minimal"):
+                    env = None
+                    if mode.startswith("profiler"):
+                        command = app + ["--" + mode]
+                    elif mode in ("traced", "minimal", "nodevice"):
                         trace_dir = folders.next()
                         tally = trace_dir + ".txt"
                         options = ["-m", "minimal"] if mode == "minimal" else []
                         command = runs.traced(args.tracer, args.backends, tally, trace_dir, app,
                                               options)
+                        if mode == "nodevice":
+                            env = dict(os.environ, TRACER_CUDA_TIMING="none")
                     else:
                         command = app
-                    result = runs.run(command, args.run_timeout)
+                    if args.cpus:
+                        command = ["taskset", "-c", args.cpus] + command
+                    result = runs.run(command, args.run_timeout, env)
                     ms = runs.value(result.stdout, "step_ms")
-                    print(f"round={round_index + 1} size={size:<5} mode={mode:<8} "
+                    print(f"round={round_index + 1} size={size:<5} mode={mode:<13} "
                           f"step_ms={runs.fmt(ms)} status={result.status} "
                           f"wall_s={result.seconds:.1f}", flush=True)
                     if ms is None or result.status != 0:
@@ -118,18 +135,24 @@ def main():
         folders.close()
 
     print(f"== summary: PyTorch loop step time, median of each mode's runs ({rounds_done} full round(s)) "
-          f"(tracer -b {args.backends}; profiler: torch.profiler CPU+CUDA)")
+          f"(tracer -b {args.backends}; profiler: torch.profiler CPU+CUDA"
+          f"{'; pinned to CPUs ' + args.cpus if args.cpus else ''})")
     others = [m for m in modes if m != "untraced"]
-    print(f"{'size':<6} {'steps':>5} " + " ".join(f"{m:>9}" for m in modes) + " " +
-          " ".join(f"{m[:5] + '/untr':>11}" for m in others) +
-          f"  runs ({' | '.join(modes)})")
-    for size in sizes:
-        medians = {mode: runs.median(step_ms[(size, mode)]) for mode in modes}
-        each = " | ".join(" ".join(f"{v:.3f}" for v in step_ms[(size, mode)]) for mode in modes)
-        print(f"{size:<6} {steps[size]:>5} " +
-              " ".join(f"{runs.fmt(medians[m]):>9}" for m in modes) + " " +
-              " ".join(f"{runs.fmt(ratio(medians[m], medians['untraced'])):>11}"
-                       for m in others) + f"  {each}")
+    # The median is the figure; the least run of each mode says the same without the runs
+    # that the machine's other work slowed (they only ever slow a run).
+    for statistic, pick in (("median", runs.median), ("least", least)):
+        print(f"{'size':<6} {'steps':>5} " + " ".join(f"{SHORT.get(m, m):>9}" for m in modes) +
+              " " + " ".join(f"{SHORT.get(m, m)[:6] + '/untr':>11}" for m in others) +
+              (f"  runs ({' | '.join(modes)})" if statistic == "median" else
+               "  (least of each mode's runs)"))
+        for size in sizes:
+            figures = {mode: pick(step_ms[(size, mode)]) for mode in modes}
+            each = " | ".join(" ".join(f"{v:.3f}" for v in step_ms[(size, mode)])
+                              for mode in modes)
+            print(f"{size:<6} {steps[size]:>5} " +
+                  " ".join(f"{runs.fmt(figures[m]):>9}" for m in modes) + " " +
+                  " ".join(f"{runs.fmt(ratio(figures[m], figures['untraced'])):>11}"
+                           for m in others) + (f"  {each}" if statistic == "median" else ""))
     print("(step_ms: mean ms per step over the timed steps of one run, after 10 warm-up steps)")
     return 1 if failures else 0
 

@@ -51,6 +51,7 @@ static void map_class(const struct ctf_event_class *c, struct event_info *info) 
     } else if (strcmp(event, "clock_read") == 0) {
       info->role = EVENT_CLOCK_READ;
       info->cost = ctf_event_class_field_index(c, "cost");
+      info->counted_ps = ctf_event_class_field_index(c, "counted_ps"); /* -1 before 2026-11 */
     } else if (strcmp(event, "calibration") == 0) {
       info->role = EVENT_CALIBRATION;
       info->event_ps = ctf_event_class_field_index(c, "event_ps");

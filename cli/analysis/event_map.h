@@ -35,7 +35,7 @@ struct event_info {
                    sequence (event_map_batch()) */
   int start, status, function_field;
   int device_backend, device_kind, device_name, device_bytes, device_queue, device_end;
-  int cost, event_ps, byte_ps, call_ps; /* clock_read and calibration events */
+  int cost, counted_ps, event_ps, byte_ps, call_ps; /* clock_read and calibration events */
   int calls, total, min, max;   /* counted events */
   int row; /* calls of a function tallied per value of a param: that param's index in
               the function's slots (tracer_function_desc.slots), -1 if none */

@@ -300,6 +300,7 @@ static int merge_tally(struct job_result *into, const struct tally *from) {
   if (from->has_clock_read && (!t->has_clock_read || from->clock_read_ns < t->clock_read_ns))
     t->clock_read_ns = from->clock_read_ns;
   t->has_clock_read |= from->has_clock_read;
+  t->counted_call_ps = counted_cost_least(t->counted_call_ps, from->counted_call_ps);
   if (from->has_calibration && !t->has_calibration) {
     t->calibration_event_ps = from->calibration_event_ps;
     t->calibration_byte_ps = from->calibration_byte_ps;

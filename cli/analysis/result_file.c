@@ -182,7 +182,7 @@ int result_file_write(const char *path, const struct job_result *r) {
   if (t->batched_calls)
     fprintf(f, "batched %llu %llu\n", (ull)t->batched_calls, (ull)t->batch_events);
   if (t->has_clock_read)
-    fprintf(f, "clock_read %llu\n", (ull)t->clock_read_ns);
+    fprintf(f, "clock_read %llu %llu\n", (ull)t->clock_read_ns, (ull)t->counted_call_ps);
   if (t->has_calibration)
     fprintf(f, "calibration %llu %llu %d %llu\n", (ull)t->calibration_event_ps,
             (ull)t->calibration_byte_ps, t->clock_is_tsc, (ull)t->calibration_call_ps);
@@ -386,6 +386,8 @@ static bool read_line(struct reader *rd, char *line) {
     if (!t->has_clock_read || v[0] < t->clock_read_ns)
       t->clock_read_ns = v[0];
     t->has_clock_read = true;
+    if (numbers(&p, v + 1, 1)) /* a counted call's, in ps: since 2026-11 */
+      t->counted_call_ps = counted_cost_least(t->counted_call_ps, v[1]);
     return true;
   }
   if (strcmp(word, "calibration") == 0) {

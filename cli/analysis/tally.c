@@ -294,12 +294,14 @@ static void on_counted(struct tally *t, const struct event_map *map,
 }
 
 static void on_cost(struct tally *t, const struct event_info *info, const struct ctf_event *ev) {
-  int64_t cost, event_ps, byte_ps, call_ps = 0;
+  int64_t cost, counted_ps, event_ps, byte_ps, call_ps = 0;
   if (info->role == EVENT_CLOCK_READ && field_int(ev, info->cost, &cost) && cost >= 0) {
     uint64_t ns = span_ns(ev, 0, (uint64_t)cost);
     if (!t->has_clock_read || ns < t->clock_read_ns)
       t->clock_read_ns = ns;
     t->has_clock_read = true;
+    if (field_int(ev, info->counted_ps, &counted_ps) && counted_ps > 0)
+      t->counted_call_ps = counted_cost_least(t->counted_call_ps, (uint64_t)counted_ps);
   } else if (info->role == EVENT_CALIBRATION && field_int(ev, info->event_ps, &event_ps) &&
              field_int(ev, info->byte_ps, &byte_ps) && event_ps > 0 && byte_ps >= 0) {
     t->calibration_event_ps = (uint64_t)event_ps;
@@ -417,6 +419,7 @@ static int merge_into(struct tally *into, struct tally *from) {
   if (from->has_clock_read && (!into->has_clock_read || from->clock_read_ns < into->clock_read_ns))
     into->clock_read_ns = from->clock_read_ns;
   into->has_clock_read |= from->has_clock_read;
+  into->counted_call_ps = counted_cost_least(into->counted_call_ps, from->counted_call_ps);
   if (from->has_calibration) {
     into->calibration_event_ps = from->calibration_event_ps;
     into->calibration_byte_ps = from->calibration_byte_ps;

@@ -65,6 +65,10 @@ struct tally {
    * the run's processes): taken off every call's time, which holds one read. */
   uint64_t clock_read_ns;
   bool has_clock_read;
+  /* What a counted call's clock reads cost on average, in ps (clock_read's counted_ps:
+   * two reads of the counting clock, one call in 16); 0 when the trace does not say (before
+   * 2026-11: two trace clock reads a call). For the cost of tracing only. */
+  uint64_t counted_call_ps;
   /* The calibration, when this run made it (lttng_ust_tracer:calibration). */
   uint64_t calibration_event_ps, calibration_byte_ps, calibration_call_ps;
   bool has_calibration;
@@ -83,6 +87,11 @@ struct tally {
   struct actors actors;     /* per thread (tally_trace_by_actor), else empty */
   bool by_actor;            /* actors are being collected */
 };
+
+/* The least of two counted call costs, 0 being unknown. */
+static inline uint64_t counted_cost_least(uint64_t a, uint64_t b) {
+  return !a ? b : !b ? a : a < b ? a : b;
+}
 
 /* Tallies every stream of trace with up to `threads` threads (0: one per core). With
  * show_progress, a progress line is drawn on stderr while it runs. Returns 0, or -1 when

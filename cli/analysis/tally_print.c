@@ -244,9 +244,13 @@ done:
   free(names);
 }
 
-/* A counted call (trace.counted) costs about its two clock reads: no event is written. */
+/* A counted call (trace.counted) costs about its clock reads, in ps: no event is written.
+ * Before 2026-11 every call was timed on the trace clock. */
+static uint64_t counted_call_ps(const struct tally *t) {
+  return t->counted_call_ps ? t->counted_call_ps : 2000 * t->clock_read_ns;
+}
 static uint64_t counted_cost_ns(const struct tally *t) {
-  return t->counted_calls * 2 * t->clock_read_ns;
+  return (t->counted_calls * counted_call_ps(t) + 500) / 1000;
 }
 
 /* The cost of recording this run: from its own calibration, else the cached one the
@@ -289,7 +293,7 @@ static void print_cost(const struct tally *t, const struct run_record *run, FILE
   }
   if (t->counted_calls) {
     char per_call[32];
-    units_time(2 * t->clock_read_ns, per_call, sizeof per_call);
+    snprintf(per_call, sizeof per_call, "%.1fns", (double)counted_call_ps(t) / 1000);
     fprintf(out, " + %llu counted calls x %s", (unsigned long long)t->counted_calls, per_call);
   }
   fprintf(out, " = %s", total);

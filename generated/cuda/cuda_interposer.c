@@ -956,9 +956,8 @@ static CUresult cuda_traced_cuGetErrorString(cuda_cuGetErrorString_fn *tracer_re
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetErrorString) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetErrorString__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetErrorString) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetErrorString__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 0);
     CUresult tracer_result;
@@ -1035,9 +1034,8 @@ static CUresult cuda_traced_cuGetErrorName(cuda_cuGetErrorName_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetErrorName) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetErrorName__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetErrorName) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetErrorName__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 1);
     CUresult tracer_result;
@@ -1171,9 +1169,8 @@ static CUresult cuda_traced_cuDriverGetVersion(cuda_cuDriverGetVersion_fn *trace
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDriverGetVersion) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDriverGetVersion__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDriverGetVersion) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDriverGetVersion__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 3);
     CUresult tracer_result;
@@ -1247,9 +1244,8 @@ static CUresult cuda_traced_cuDeviceGet(cuda_cuDeviceGet_fn *tracer_real, const 
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGet) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGet__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGet) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGet__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 4);
     CUresult tracer_result;
@@ -1325,9 +1321,8 @@ static CUresult cuda_traced_cuDeviceGetCount(cuda_cuDeviceGetCount_fn *tracer_re
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetCount) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetCount__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetCount) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetCount__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 5);
     CUresult tracer_result;
@@ -1402,9 +1397,8 @@ static CUresult cuda_traced_cuDeviceGetName(cuda_cuDeviceGetName_fn *tracer_real
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetName) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetName__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetName) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetName__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 6);
     CUresult tracer_result;
@@ -1483,9 +1477,8 @@ static CUresult cuda_traced_cuDeviceGetUuid_v2(cuda_cuDeviceGetUuid_v2_fn *trace
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetUuid_v2) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetUuid_v2__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetUuid_v2) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetUuid_v2__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 7);
     CUresult tracer_result;
@@ -1561,9 +1554,8 @@ static CUresult cuda_traced_cuDeviceGetLuid(cuda_cuDeviceGetLuid_fn *tracer_real
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetLuid) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetLuid__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetLuid) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetLuid__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 8);
     CUresult tracer_result;
@@ -1645,9 +1637,8 @@ static CUresult cuda_traced_cuDeviceTotalMem_v2(cuda_cuDeviceTotalMem_v2_fn *tra
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceTotalMem_v2) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceTotalMem_v2__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceTotalMem_v2) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceTotalMem_v2__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 9);
     CUresult tracer_result;
@@ -1727,9 +1718,8 @@ static CUresult cuda_traced_cuDeviceGetTexture1DLinearMaxWidth(cuda_cuDeviceGetT
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetTexture1DLinearMaxWidth) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetTexture1DLinearMaxWidth__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetTexture1DLinearMaxWidth) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetTexture1DLinearMaxWidth__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 10);
     CUresult tracer_result;
@@ -1814,9 +1804,8 @@ static CUresult cuda_traced_cuDeviceGetAttribute(cuda_cuDeviceGetAttribute_fn *t
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetAttribute) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetAttribute__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetAttribute) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetAttribute__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 11);
     CUresult tracer_result;
@@ -1897,9 +1886,8 @@ static CUresult cuda_traced_cuDeviceGetHostAtomicCapabilities(cuda_cuDeviceGetHo
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetHostAtomicCapabilities) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetHostAtomicCapabilities__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetHostAtomicCapabilities) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetHostAtomicCapabilities__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 12);
     CUresult tracer_result;
@@ -1985,9 +1973,8 @@ static CUresult cuda_traced_cuDeviceGetNvSciSyncAttributes(cuda_cuDeviceGetNvSci
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetNvSciSyncAttributes) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetNvSciSyncAttributes__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetNvSciSyncAttributes) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetNvSciSyncAttributes__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 13);
     CUresult tracer_result;
@@ -2067,9 +2054,8 @@ static CUresult cuda_traced_cuDeviceSetMemPool(cuda_cuDeviceSetMemPool_fn *trace
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceSetMemPool) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceSetMemPool__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceSetMemPool) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceSetMemPool__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 14);
     CUresult tracer_result;
@@ -2145,9 +2131,8 @@ static CUresult cuda_traced_cuDeviceGetMemPool(cuda_cuDeviceGetMemPool_fn *trace
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetMemPool) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetMemPool__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetMemPool) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetMemPool__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 15);
     CUresult tracer_result;
@@ -2224,9 +2209,8 @@ static CUresult cuda_traced_cuDeviceGetDefaultMemPool(cuda_cuDeviceGetDefaultMem
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetDefaultMemPool) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetDefaultMemPool__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetDefaultMemPool) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetDefaultMemPool__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 16);
     CUresult tracer_result;
@@ -2304,9 +2288,8 @@ static CUresult cuda_traced_cuDeviceGetExecAffinitySupport(cuda_cuDeviceGetExecA
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetExecAffinitySupport) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetExecAffinitySupport__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetExecAffinitySupport) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetExecAffinitySupport__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 17);
     CUresult tracer_result;
@@ -2387,9 +2370,8 @@ static CUresult cuda_traced_cuFlushGPUDirectRDMAWrites(cuda_cuFlushGPUDirectRDMA
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFlushGPUDirectRDMAWrites) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFlushGPUDirectRDMAWrites__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFlushGPUDirectRDMAWrites) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFlushGPUDirectRDMAWrites__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 18);
     CUresult tracer_result;
@@ -2467,9 +2449,8 @@ static CUresult cuda_traced_cuDeviceGetProperties(cuda_cuDeviceGetProperties_fn 
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetProperties) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetProperties__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetProperties) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetProperties__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 19);
     CUresult tracer_result;
@@ -2545,9 +2526,8 @@ static CUresult cuda_traced_cuDeviceComputeCapability(cuda_cuDeviceComputeCapabi
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceComputeCapability) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceComputeCapability__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceComputeCapability) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceComputeCapability__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 20);
     CUresult tracer_result;
@@ -2628,9 +2608,8 @@ static CUresult cuda_traced_cuDevicePrimaryCtxRetain(cuda_cuDevicePrimaryCtxReta
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxRetain) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxRetain__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxRetain) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxRetain__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 21);
     CUresult tracer_result;
@@ -2765,9 +2744,8 @@ static CUresult cuda_traced_cuDevicePrimaryCtxSetFlags_v2(cuda_cuDevicePrimaryCt
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxSetFlags_v2) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxSetFlags_v2__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxSetFlags_v2) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxSetFlags_v2__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 23);
     CUresult tracer_result;
@@ -2842,15 +2820,26 @@ static CUresult cuda_traced_cuDevicePrimaryCtxGetState(cuda_cuDevicePrimaryCtxGe
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dev, flags, active);
   }
+  /* A function the spec counts (trace.counted), outside full mode: the call adds to its
+   * thread's entry for it, which counts every call and times one in 16, on the counting
+   * clock (tracer_count_now), cheaper than the trace clock. */
+  if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxGetState__full)) {
+    cuda_depth++;
+    tracer_inflight_push("cuda", 24);
+    CUresult tracer_result;
+    bool tracer_timed = tracer_count_timed("cuda", 24);
+    uint64_t tracer_start = tracer_timed ? tracer_count_now() : 0;
+    tracer_result = tracer_real(dev, flags, active);
+    uint64_t tracer_ticks = tracer_timed ? tracer_count_since(tracer_start) : 0;
+    tracer_inflight_pop();
+    tracer_count_call("cuda", 24, (int64_t)tracer_result, tracer_timed, tracer_ticks);
+    cuda_depth--;
+    return tracer_result;
+  }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
-   * (runtime/tracer_call_batch.h); a function the spec counts (trace.counted),
-   * outside full mode, into the thread's entry for it, which keeps its calls' number and
-   * times. */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxGetState) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxGetState__full);
-  bool tracer_counted =
-      tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxGetState__full);
-  if (tracer_batched || tracer_counted) {
+   * (runtime/tracer_call_batch.h). */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxGetState) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxGetState__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 24);
     CUresult tracer_result;
@@ -2859,11 +2848,8 @@ static CUresult cuda_traced_cuDevicePrimaryCtxGetState(cuda_cuDevicePrimaryCtxGe
     tracer_result = tracer_real(dev, flags, active);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    if (tracer_counted)
-      tracer_count_call("cuda", 24, (int64_t)tracer_result, tracer_end - tracer_start);
-    else
-      tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
-                        tracer_record_call(24, tracer_depth, (int64_t)tracer_result));
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(24, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -2933,9 +2919,8 @@ static CUresult cuda_traced_cuDevicePrimaryCtxReset_v2(cuda_cuDevicePrimaryCtxRe
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxReset_v2) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxReset_v2__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxReset_v2) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxReset_v2__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 25);
     CUresult tracer_result;
@@ -3010,9 +2995,8 @@ static CUresult cuda_traced_cuCtxCreate_v4(cuda_cuCtxCreate_v4_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxCreate_v4) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxCreate_v4__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxCreate_v4) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxCreate_v4__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 26);
     CUresult tracer_result;
@@ -3153,9 +3137,8 @@ static CUresult cuda_traced_cuCtxPushCurrent_v2(cuda_cuCtxPushCurrent_v2_fn *tra
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxPushCurrent_v2) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxPushCurrent_v2__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxPushCurrent_v2) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxPushCurrent_v2__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 28);
     CUresult tracer_result;
@@ -3228,9 +3211,8 @@ static CUresult cuda_traced_cuCtxPopCurrent_v2(cuda_cuCtxPopCurrent_v2_fn *trace
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxPopCurrent_v2) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxPopCurrent_v2__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxPopCurrent_v2) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxPopCurrent_v2__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 29);
     CUresult tracer_result;
@@ -3304,9 +3286,8 @@ static CUresult cuda_traced_cuCtxSetCurrent(cuda_cuCtxSetCurrent_fn *tracer_real
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetCurrent) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetCurrent__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetCurrent) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetCurrent__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 30);
     CUresult tracer_result;
@@ -3377,15 +3358,26 @@ static CUresult cuda_traced_cuCtxGetCurrent(cuda_cuCtxGetCurrent_fn *tracer_real
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pctx);
   }
+  /* A function the spec counts (trace.counted), outside full mode: the call adds to its
+   * thread's entry for it, which counts every call and times one in 16, on the counting
+   * clock (tracer_count_now), cheaper than the trace clock. */
+  if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetCurrent__full)) {
+    cuda_depth++;
+    tracer_inflight_push("cuda", 31);
+    CUresult tracer_result;
+    bool tracer_timed = tracer_count_timed("cuda", 31);
+    uint64_t tracer_start = tracer_timed ? tracer_count_now() : 0;
+    tracer_result = tracer_real(pctx);
+    uint64_t tracer_ticks = tracer_timed ? tracer_count_since(tracer_start) : 0;
+    tracer_inflight_pop();
+    tracer_count_call("cuda", 31, (int64_t)tracer_result, tracer_timed, tracer_ticks);
+    cuda_depth--;
+    return tracer_result;
+  }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
-   * (runtime/tracer_call_batch.h); a function the spec counts (trace.counted),
-   * outside full mode, into the thread's entry for it, which keeps its calls' number and
-   * times. */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetCurrent) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetCurrent__full);
-  bool tracer_counted =
-      tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetCurrent__full);
-  if (tracer_batched || tracer_counted) {
+   * (runtime/tracer_call_batch.h). */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetCurrent) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetCurrent__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 31);
     CUresult tracer_result;
@@ -3394,11 +3386,8 @@ static CUresult cuda_traced_cuCtxGetCurrent(cuda_cuCtxGetCurrent_fn *tracer_real
     tracer_result = tracer_real(pctx);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    if (tracer_counted)
-      tracer_count_call("cuda", 31, (int64_t)tracer_result, tracer_end - tracer_start);
-    else
-      tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
-                        tracer_record_call(31, tracer_depth, (int64_t)tracer_result));
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(31, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -3460,15 +3449,26 @@ static CUresult cuda_traced_cuCtxGetDevice(cuda_cuCtxGetDevice_fn *tracer_real,
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device);
   }
+  /* A function the spec counts (trace.counted), outside full mode: the call adds to its
+   * thread's entry for it, which counts every call and times one in 16, on the counting
+   * clock (tracer_count_now), cheaper than the trace clock. */
+  if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevice__full)) {
+    cuda_depth++;
+    tracer_inflight_push("cuda", 32);
+    CUresult tracer_result;
+    bool tracer_timed = tracer_count_timed("cuda", 32);
+    uint64_t tracer_start = tracer_timed ? tracer_count_now() : 0;
+    tracer_result = tracer_real(device);
+    uint64_t tracer_ticks = tracer_timed ? tracer_count_since(tracer_start) : 0;
+    tracer_inflight_pop();
+    tracer_count_call("cuda", 32, (int64_t)tracer_result, tracer_timed, tracer_ticks);
+    cuda_depth--;
+    return tracer_result;
+  }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
-   * (runtime/tracer_call_batch.h); a function the spec counts (trace.counted),
-   * outside full mode, into the thread's entry for it, which keeps its calls' number and
-   * times. */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevice) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevice__full);
-  bool tracer_counted =
-      tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevice__full);
-  if (tracer_batched || tracer_counted) {
+   * (runtime/tracer_call_batch.h). */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevice) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevice__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 32);
     CUresult tracer_result;
@@ -3477,11 +3477,8 @@ static CUresult cuda_traced_cuCtxGetDevice(cuda_cuCtxGetDevice_fn *tracer_real,
     tracer_result = tracer_real(device);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    if (tracer_counted)
-      tracer_count_call("cuda", 32, (int64_t)tracer_result, tracer_end - tracer_start);
-    else
-      tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
-                        tracer_record_call(32, tracer_depth, (int64_t)tracer_result));
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(32, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -3544,15 +3541,26 @@ static CUresult cuda_traced_cuCtxGetDevice_v2(cuda_cuCtxGetDevice_v2_fn *tracer_
   if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device, ctx);
   }
+  /* A function the spec counts (trace.counted), outside full mode: the call adds to its
+   * thread's entry for it, which counts every call and times one in 16, on the counting
+   * clock (tracer_count_now), cheaper than the trace clock. */
+  if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevice_v2__full)) {
+    cuda_depth++;
+    tracer_inflight_push("cuda", 33);
+    CUresult tracer_result;
+    bool tracer_timed = tracer_count_timed("cuda", 33);
+    uint64_t tracer_start = tracer_timed ? tracer_count_now() : 0;
+    tracer_result = tracer_real(device, ctx);
+    uint64_t tracer_ticks = tracer_timed ? tracer_count_since(tracer_start) : 0;
+    tracer_inflight_pop();
+    tracer_count_call("cuda", 33, (int64_t)tracer_result, tracer_timed, tracer_ticks);
+    cuda_depth--;
+    return tracer_result;
+  }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
-   * (runtime/tracer_call_batch.h); a function the spec counts (trace.counted),
-   * outside full mode, into the thread's entry for it, which keeps its calls' number and
-   * times. */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevice_v2) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevice_v2__full);
-  bool tracer_counted =
-      tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevice_v2__full);
-  if (tracer_batched || tracer_counted) {
+   * (runtime/tracer_call_batch.h). */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevice_v2) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevice_v2__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 33);
     CUresult tracer_result;
@@ -3561,11 +3569,8 @@ static CUresult cuda_traced_cuCtxGetDevice_v2(cuda_cuCtxGetDevice_v2_fn *tracer_
     tracer_result = tracer_real(device, ctx);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    if (tracer_counted)
-      tracer_count_call("cuda", 33, (int64_t)tracer_result, tracer_end - tracer_start);
-    else
-      tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
-                        tracer_record_call(33, tracer_depth, (int64_t)tracer_result));
+    tracer_batch_call(cuda_batch, cuda_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(33, tracer_depth, (int64_t)tracer_result));
     cuda_depth--;
     return tracer_result;
   }
@@ -3631,9 +3636,8 @@ static CUresult cuda_traced_cuCtxGetFlags(cuda_cuCtxGetFlags_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetFlags) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetFlags__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetFlags) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetFlags__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 34);
     CUresult tracer_result;
@@ -3707,9 +3711,8 @@ static CUresult cuda_traced_cuCtxSetFlags(cuda_cuCtxSetFlags_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetFlags) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetFlags__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetFlags) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetFlags__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 35);
     CUresult tracer_result;
@@ -3782,9 +3785,8 @@ static CUresult cuda_traced_cuCtxGetId(cuda_cuCtxGetId_fn *tracer_real, const vo
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetId) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetId__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetId) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetId__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 36);
     CUresult tracer_result;
@@ -3916,9 +3918,8 @@ static CUresult cuda_traced_cuCtxSynchronize_v2(cuda_cuCtxSynchronize_v2_fn *tra
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSynchronize_v2) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSynchronize_v2__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSynchronize_v2) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSynchronize_v2__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 38);
     CUresult tracer_result;
@@ -3991,9 +3992,8 @@ static CUresult cuda_traced_cuCtxSetLimit(cuda_cuCtxSetLimit_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetLimit) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetLimit__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetLimit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetLimit__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 39);
     CUresult tracer_result;
@@ -4068,9 +4068,8 @@ static CUresult cuda_traced_cuCtxGetLimit(cuda_cuCtxGetLimit_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetLimit) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetLimit__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetLimit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetLimit__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 40);
     CUresult tracer_result;
@@ -4146,9 +4145,8 @@ static CUresult cuda_traced_cuCtxGetCacheConfig(cuda_cuCtxGetCacheConfig_fn *tra
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetCacheConfig) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetCacheConfig__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetCacheConfig) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetCacheConfig__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 41);
     CUresult tracer_result;
@@ -4222,9 +4220,8 @@ static CUresult cuda_traced_cuCtxSetCacheConfig(cuda_cuCtxSetCacheConfig_fn *tra
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetCacheConfig) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetCacheConfig__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetCacheConfig) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetCacheConfig__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 42);
     CUresult tracer_result;
@@ -4298,9 +4295,8 @@ static CUresult cuda_traced_cuCtxGetApiVersion(cuda_cuCtxGetApiVersion_fn *trace
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetApiVersion) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetApiVersion__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetApiVersion) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetApiVersion__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 43);
     CUresult tracer_result;
@@ -4377,9 +4373,8 @@ static CUresult cuda_traced_cuCtxGetStreamPriorityRange(cuda_cuCtxGetStreamPrior
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetStreamPriorityRange) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetStreamPriorityRange__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetStreamPriorityRange) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetStreamPriorityRange__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 44);
     CUresult tracer_result;
@@ -4457,9 +4452,8 @@ static CUresult cuda_traced_cuCtxResetPersistingL2Cache(cuda_cuCtxResetPersistin
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxResetPersistingL2Cache) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxResetPersistingL2Cache__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxResetPersistingL2Cache) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxResetPersistingL2Cache__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 45);
     CUresult tracer_result;
@@ -4532,9 +4526,8 @@ static CUresult cuda_traced_cuCtxGetExecAffinity(cuda_cuCtxGetExecAffinity_fn *t
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetExecAffinity) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetExecAffinity__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetExecAffinity) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetExecAffinity__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 46);
     CUresult tracer_result;
@@ -4611,9 +4604,8 @@ static CUresult cuda_traced_cuCtxRecordEvent(cuda_cuCtxRecordEvent_fn *tracer_re
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxRecordEvent) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxRecordEvent__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxRecordEvent) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxRecordEvent__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 47);
     CUresult tracer_result;
@@ -4689,9 +4681,8 @@ static CUresult cuda_traced_cuCtxWaitEvent(cuda_cuCtxWaitEvent_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxWaitEvent) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxWaitEvent__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxWaitEvent) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxWaitEvent__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 48);
     CUresult tracer_result;
@@ -4766,9 +4757,8 @@ static CUresult cuda_traced_cuCtxAttach(cuda_cuCtxAttach_fn *tracer_real, const 
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxAttach) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxAttach__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxAttach) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxAttach__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 49);
     CUresult tracer_result;
@@ -4844,9 +4834,8 @@ static CUresult cuda_traced_cuCtxDetach(cuda_cuCtxDetach_fn *tracer_real, const 
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxDetach) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxDetach__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxDetach) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxDetach__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 50);
     CUresult tracer_result;
@@ -4920,9 +4909,8 @@ static CUresult cuda_traced_cuCtxGetSharedMemConfig(cuda_cuCtxGetSharedMemConfig
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetSharedMemConfig) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetSharedMemConfig__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetSharedMemConfig) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetSharedMemConfig__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 51);
     CUresult tracer_result;
@@ -4997,9 +4985,8 @@ static CUresult cuda_traced_cuCtxSetSharedMemConfig(cuda_cuCtxSetSharedMemConfig
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetSharedMemConfig) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetSharedMemConfig__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetSharedMemConfig) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetSharedMemConfig__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 52);
     CUresult tracer_result;
@@ -5073,9 +5060,8 @@ static CUresult cuda_traced_cuModuleLoad(cuda_cuModuleLoad_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoad) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoad__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoad) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoad__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 53);
     CUresult tracer_result;
@@ -5152,9 +5138,8 @@ static CUresult cuda_traced_cuModuleLoadData(cuda_cuModuleLoadData_fn *tracer_re
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoadData) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoadData__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoadData) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoadData__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 54);
     CUresult tracer_result;
@@ -5232,9 +5217,8 @@ static CUresult cuda_traced_cuModuleLoadDataEx(cuda_cuModuleLoadDataEx_fn *trace
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoadDataEx) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoadDataEx__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoadDataEx) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoadDataEx__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 55);
     CUresult tracer_result;
@@ -5323,9 +5307,8 @@ static CUresult cuda_traced_cuModuleLoadFatBinary(cuda_cuModuleLoadFatBinary_fn 
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoadFatBinary) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoadFatBinary__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoadFatBinary) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoadFatBinary__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 56);
     CUresult tracer_result;
@@ -5461,9 +5444,8 @@ static CUresult cuda_traced_cuModuleGetLoadingMode(cuda_cuModuleGetLoadingMode_f
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetLoadingMode) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetLoadingMode__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetLoadingMode) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetLoadingMode__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 58);
     CUresult tracer_result;
@@ -5538,9 +5520,8 @@ static CUresult cuda_traced_cuModuleGetFunction(cuda_cuModuleGetFunction_fn *tra
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetFunction) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetFunction__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetFunction) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetFunction__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 59);
     CUresult tracer_result;
@@ -5620,9 +5601,8 @@ static CUresult cuda_traced_cuModuleGetFunctionCount(cuda_cuModuleGetFunctionCou
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetFunctionCount) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetFunctionCount__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetFunctionCount) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetFunctionCount__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 60);
     CUresult tracer_result;
@@ -5700,9 +5680,8 @@ static CUresult cuda_traced_cuModuleEnumerateFunctions(cuda_cuModuleEnumerateFun
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleEnumerateFunctions) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleEnumerateFunctions__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleEnumerateFunctions) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleEnumerateFunctions__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 61);
     CUresult tracer_result;
@@ -5783,9 +5762,8 @@ static CUresult cuda_traced_cuModuleGetGlobal_v2(cuda_cuModuleGetGlobal_v2_fn *t
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetGlobal_v2) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetGlobal_v2__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetGlobal_v2) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetGlobal_v2__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 62);
     CUresult tracer_result;
@@ -5870,9 +5848,8 @@ static CUresult cuda_traced_cuLinkCreate_v2(cuda_cuLinkCreate_v2_fn *tracer_real
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkCreate_v2) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkCreate_v2__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkCreate_v2) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkCreate_v2__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 63);
     CUresult tracer_result;
@@ -5960,9 +5937,8 @@ static CUresult cuda_traced_cuLinkAddData_v2(cuda_cuLinkAddData_v2_fn *tracer_re
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkAddData_v2) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkAddData_v2__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkAddData_v2) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkAddData_v2__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 64);
     CUresult tracer_result;
@@ -6060,9 +6036,8 @@ static CUresult cuda_traced_cuLinkAddFile_v2(cuda_cuLinkAddFile_v2_fn *tracer_re
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkAddFile_v2) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkAddFile_v2__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkAddFile_v2) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkAddFile_v2__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 65);
     CUresult tracer_result;
@@ -6152,9 +6127,8 @@ static CUresult cuda_traced_cuLinkComplete(cuda_cuLinkComplete_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkComplete) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkComplete__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkComplete) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkComplete__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 66);
     CUresult tracer_result;
@@ -6235,9 +6209,8 @@ static CUresult cuda_traced_cuLinkDestroy(cuda_cuLinkDestroy_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkDestroy) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkDestroy__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkDestroy) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkDestroy__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 67);
     CUresult tracer_result;
@@ -6311,9 +6284,8 @@ static CUresult cuda_traced_cuModuleGetTexRef(cuda_cuModuleGetTexRef_fn *tracer_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetTexRef) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetTexRef__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetTexRef) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetTexRef__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 68);
     CUresult tracer_result;
@@ -6393,9 +6365,8 @@ static CUresult cuda_traced_cuModuleGetSurfRef(cuda_cuModuleGetSurfRef_fn *trace
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetSurfRef) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetSurfRef__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetSurfRef) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetSurfRef__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 69);
     CUresult tracer_result;
@@ -6480,9 +6451,8 @@ static CUresult cuda_traced_cuLibraryLoadData(cuda_cuLibraryLoadData_fn *tracer_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryLoadData) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryLoadData__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryLoadData) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryLoadData__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 70);
     CUresult tracer_result;
@@ -6592,9 +6562,8 @@ static CUresult cuda_traced_cuLibraryLoadFromFile(cuda_cuLibraryLoadFromFile_fn 
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryLoadFromFile) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryLoadFromFile__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryLoadFromFile) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryLoadFromFile__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 71);
     CUresult tracer_result;
@@ -6756,9 +6725,8 @@ static CUresult cuda_traced_cuLibraryGetKernel(cuda_cuLibraryGetKernel_fn *trace
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetKernel) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetKernel__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetKernel) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetKernel__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 73);
     CUresult tracer_result;
@@ -6839,9 +6807,8 @@ static CUresult cuda_traced_cuLibraryGetKernelCount(cuda_cuLibraryGetKernelCount
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetKernelCount) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetKernelCount__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetKernelCount) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetKernelCount__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 74);
     CUresult tracer_result;
@@ -6918,9 +6885,8 @@ static CUresult cuda_traced_cuLibraryEnumerateKernels(cuda_cuLibraryEnumerateKer
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryEnumerateKernels) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryEnumerateKernels__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryEnumerateKernels) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryEnumerateKernels__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 75);
     CUresult tracer_result;
@@ -7001,9 +6967,8 @@ static CUresult cuda_traced_cuLibraryGetModule(cuda_cuLibraryGetModule_fn *trace
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetModule) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetModule__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetModule) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetModule__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 76);
     CUresult tracer_result;
@@ -7080,9 +7045,8 @@ static CUresult cuda_traced_cuKernelGetFunction(cuda_cuKernelGetFunction_fn *tra
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetFunction) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetFunction__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetFunction) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetFunction__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 77);
     CUresult tracer_result;
@@ -7159,9 +7123,8 @@ static CUresult cuda_traced_cuKernelGetLibrary(cuda_cuKernelGetLibrary_fn *trace
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetLibrary) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetLibrary__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetLibrary) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetLibrary__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 78);
     CUresult tracer_result;
@@ -7238,9 +7201,8 @@ static CUresult cuda_traced_cuLibraryGetGlobal(cuda_cuLibraryGetGlobal_fn *trace
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetGlobal) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetGlobal__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetGlobal) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetGlobal__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 79);
     CUresult tracer_result;
@@ -7324,9 +7286,8 @@ static CUresult cuda_traced_cuLibraryGetManaged(cuda_cuLibraryGetManaged_fn *tra
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetManaged) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetManaged__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetManaged) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetManaged__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 80);
     CUresult tracer_result;
@@ -7410,9 +7371,8 @@ static CUresult cuda_traced_cuLibraryGetUnifiedFunction(cuda_cuLibraryGetUnified
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetUnifiedFunction) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetUnifiedFunction__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetUnifiedFunction) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetUnifiedFunction__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 81);
     CUresult tracer_result;
@@ -7493,9 +7453,8 @@ static CUresult cuda_traced_cuKernelGetAttribute(cuda_cuKernelGetAttribute_fn *t
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetAttribute) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetAttribute__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetAttribute) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetAttribute__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 82);
     CUresult tracer_result;
@@ -7579,9 +7538,8 @@ static CUresult cuda_traced_cuKernelSetAttribute(cuda_cuKernelSetAttribute_fn *t
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelSetAttribute) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelSetAttribute__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelSetAttribute) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelSetAttribute__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 83);
     CUresult tracer_result;
@@ -7663,9 +7621,8 @@ static CUresult cuda_traced_cuKernelSetCacheConfig(cuda_cuKernelSetCacheConfig_f
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelSetCacheConfig) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelSetCacheConfig__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelSetCacheConfig) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelSetCacheConfig__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 84);
     CUresult tracer_result;
@@ -7744,9 +7701,8 @@ static CUresult cuda_traced_cuKernelGetName(cuda_cuKernelGetName_fn *tracer_real
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetName) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetName__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetName) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetName__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 85);
     CUresult tracer_result;
@@ -7824,9 +7780,8 @@ static CUresult cuda_traced_cuKernelGetParamInfo(cuda_cuKernelGetParamInfo_fn *t
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetParamInfo) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetParamInfo__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetParamInfo) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetParamInfo__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 86);
     CUresult tracer_result;
@@ -7910,9 +7865,8 @@ static CUresult cuda_traced_cuMemGetInfo_v2(cuda_cuMemGetInfo_v2_fn *tracer_real
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetInfo_v2) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetInfo_v2__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetInfo_v2) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetInfo_v2__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 87);
     CUresult tracer_result;
@@ -7990,9 +7944,8 @@ static CUresult cuda_traced_cuMemAlloc_v2(cuda_cuMemAlloc_v2_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAlloc_v2) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAlloc_v2__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAlloc_v2) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAlloc_v2__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 88);
     CUresult tracer_result;
@@ -8070,9 +8023,8 @@ static CUresult cuda_traced_cuMemAllocPitch_v2(cuda_cuMemAllocPitch_v2_fn *trace
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocPitch_v2) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocPitch_v2__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocPitch_v2) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocPitch_v2__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 89);
     CUresult tracer_result;
@@ -8159,9 +8111,8 @@ static CUresult cuda_traced_cuMemFree_v2(cuda_cuMemFree_v2_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemFree_v2) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemFree_v2__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemFree_v2) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemFree_v2__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 90);
     CUresult tracer_result;
@@ -8235,9 +8186,8 @@ static CUresult cuda_traced_cuMemGetAddressRange_v2(cuda_cuMemGetAddressRange_v2
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAddressRange_v2) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAddressRange_v2__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAddressRange_v2) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAddressRange_v2__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 91);
     CUresult tracer_result;
@@ -8317,9 +8267,8 @@ static CUresult cuda_traced_cuMemAllocHost_v2(cuda_cuMemAllocHost_v2_fn *tracer_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocHost_v2) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocHost_v2__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocHost_v2) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocHost_v2__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 92);
     CUresult tracer_result;
@@ -8395,9 +8344,8 @@ static CUresult cuda_traced_cuMemFreeHost(cuda_cuMemFreeHost_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemFreeHost) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemFreeHost__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemFreeHost) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemFreeHost__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 93);
     CUresult tracer_result;
@@ -8471,9 +8419,8 @@ static CUresult cuda_traced_cuMemHostAlloc(cuda_cuMemHostAlloc_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostAlloc) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostAlloc__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostAlloc) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostAlloc__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 94);
     CUresult tracer_result;
@@ -8553,9 +8500,8 @@ static CUresult cuda_traced_cuMemHostGetDevicePointer_v2(cuda_cuMemHostGetDevice
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostGetDevicePointer_v2) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostGetDevicePointer_v2__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostGetDevicePointer_v2) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostGetDevicePointer_v2__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 95);
     CUresult tracer_result;
@@ -8635,9 +8581,8 @@ static CUresult cuda_traced_cuMemHostGetFlags(cuda_cuMemHostGetFlags_fn *tracer_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostGetFlags) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostGetFlags__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostGetFlags) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostGetFlags__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 96);
     CUresult tracer_result;
@@ -8714,9 +8659,8 @@ static CUresult cuda_traced_cuMemAllocManaged(cuda_cuMemAllocManaged_fn *tracer_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocManaged) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocManaged__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocManaged) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocManaged__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 97);
     CUresult tracer_result;
@@ -8799,9 +8743,8 @@ static CUresult cuda_traced_cuDeviceRegisterAsyncNotification(cuda_cuDeviceRegis
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceRegisterAsyncNotification) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceRegisterAsyncNotification__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceRegisterAsyncNotification) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceRegisterAsyncNotification__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 98);
     CUresult tracer_result;
@@ -8886,9 +8829,8 @@ static CUresult cuda_traced_cuDeviceUnregisterAsyncNotification(cuda_cuDeviceUnr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceUnregisterAsyncNotification) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceUnregisterAsyncNotification__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceUnregisterAsyncNotification) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceUnregisterAsyncNotification__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 99);
     CUresult tracer_result;
@@ -8965,9 +8907,8 @@ static CUresult cuda_traced_cuDeviceGetByPCIBusId(cuda_cuDeviceGetByPCIBusId_fn 
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetByPCIBusId) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetByPCIBusId__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetByPCIBusId) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetByPCIBusId__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 100);
     CUresult tracer_result;
@@ -9044,9 +8985,8 @@ static CUresult cuda_traced_cuDeviceGetPCIBusId(cuda_cuDeviceGetPCIBusId_fn *tra
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetPCIBusId) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetPCIBusId__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetPCIBusId) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetPCIBusId__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 101);
     CUresult tracer_result;
@@ -9126,9 +9066,8 @@ static CUresult cuda_traced_cuIpcGetEventHandle(cuda_cuIpcGetEventHandle_fn *tra
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcGetEventHandle) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcGetEventHandle__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcGetEventHandle) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcGetEventHandle__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 102);
     CUresult tracer_result;
@@ -9204,9 +9143,8 @@ static CUresult cuda_traced_cuIpcOpenEventHandle(cuda_cuIpcOpenEventHandle_fn *t
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcOpenEventHandle) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcOpenEventHandle__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcOpenEventHandle) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcOpenEventHandle__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 103);
     CUresult tracer_result;
@@ -9282,9 +9220,8 @@ static CUresult cuda_traced_cuIpcGetMemHandle(cuda_cuIpcGetMemHandle_fn *tracer_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcGetMemHandle) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcGetMemHandle__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcGetMemHandle) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcGetMemHandle__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 104);
     CUresult tracer_result;
@@ -9360,9 +9297,8 @@ static CUresult cuda_traced_cuIpcOpenMemHandle_v2(cuda_cuIpcOpenMemHandle_v2_fn 
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcOpenMemHandle_v2) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcOpenMemHandle_v2__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcOpenMemHandle_v2) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcOpenMemHandle_v2__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 105);
     CUresult tracer_result;
@@ -9440,9 +9376,8 @@ static CUresult cuda_traced_cuIpcCloseMemHandle(cuda_cuIpcCloseMemHandle_fn *tra
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcCloseMemHandle) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcCloseMemHandle__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcCloseMemHandle) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcCloseMemHandle__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 106);
     CUresult tracer_result;
@@ -9516,9 +9451,8 @@ static CUresult cuda_traced_cuMemHostRegister_v2(cuda_cuMemHostRegister_v2_fn *t
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostRegister_v2) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostRegister_v2__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostRegister_v2) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostRegister_v2__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 107);
     CUresult tracer_result;
@@ -9596,9 +9530,8 @@ static CUresult cuda_traced_cuMemHostUnregister(cuda_cuMemHostUnregister_fn *tra
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostUnregister) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostUnregister__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostUnregister) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostUnregister__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 108);
     CUresult tracer_result;
@@ -10056,9 +9989,8 @@ static CUresult cuda_traced_cuMemcpyDtoA_v2(cuda_cuMemcpyDtoA_v2_fn *tracer_real
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyDtoA_v2) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyDtoA_v2__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyDtoA_v2) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyDtoA_v2__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 114);
     CUresult tracer_result;
@@ -10140,9 +10072,8 @@ static CUresult cuda_traced_cuMemcpyAtoD_v2(cuda_cuMemcpyAtoD_v2_fn *tracer_real
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoD_v2) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoD_v2__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoD_v2) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoD_v2__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 115);
     CUresult tracer_result;
@@ -10224,9 +10155,8 @@ static CUresult cuda_traced_cuMemcpyHtoA_v2(cuda_cuMemcpyHtoA_v2_fn *tracer_real
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyHtoA_v2) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyHtoA_v2__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyHtoA_v2) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyHtoA_v2__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 116);
     CUresult tracer_result;
@@ -10308,9 +10238,8 @@ static CUresult cuda_traced_cuMemcpyAtoH_v2(cuda_cuMemcpyAtoH_v2_fn *tracer_real
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoH_v2) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoH_v2__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoH_v2) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoH_v2__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 117);
     CUresult tracer_result;
@@ -10393,9 +10322,8 @@ static CUresult cuda_traced_cuMemcpyAtoA_v2(cuda_cuMemcpyAtoA_v2_fn *tracer_real
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoA_v2) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoA_v2__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoA_v2) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoA_v2__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 118);
     CUresult tracer_result;
@@ -10480,9 +10408,8 @@ static CUresult cuda_traced_cuMemcpy2D_v2(cuda_cuMemcpy2D_v2_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy2D_v2) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy2D_v2__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy2D_v2) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy2D_v2__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 119);
     CUresult tracer_result;
@@ -10556,9 +10483,8 @@ static CUresult cuda_traced_cuMemcpy2DUnaligned_v2(cuda_cuMemcpy2DUnaligned_v2_f
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy2DUnaligned_v2) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy2DUnaligned_v2__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy2DUnaligned_v2) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy2DUnaligned_v2__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 120);
     CUresult tracer_result;
@@ -10631,9 +10557,8 @@ static CUresult cuda_traced_cuMemcpy3D_v2(cuda_cuMemcpy3D_v2_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3D_v2) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3D_v2__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3D_v2) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3D_v2__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 121);
     CUresult tracer_result;
@@ -10707,9 +10632,8 @@ static CUresult cuda_traced_cuMemcpy3DPeer(cuda_cuMemcpy3DPeer_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DPeer) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DPeer__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DPeer) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DPeer__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 122);
     CUresult tracer_result;
@@ -11187,9 +11111,8 @@ static CUresult cuda_traced_cuMemcpyHtoAAsync_v2(cuda_cuMemcpyHtoAAsync_v2_fn *t
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyHtoAAsync_v2) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyHtoAAsync_v2__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyHtoAAsync_v2) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyHtoAAsync_v2__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 128);
     CUresult tracer_result;
@@ -11276,9 +11199,8 @@ static CUresult cuda_traced_cuMemcpyAtoHAsync_v2(cuda_cuMemcpyAtoHAsync_v2_fn *t
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoHAsync_v2) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoHAsync_v2__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoHAsync_v2) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoHAsync_v2__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 129);
     CUresult tracer_result;
@@ -11364,9 +11286,8 @@ static CUresult cuda_traced_cuMemcpy2DAsync_v2(cuda_cuMemcpy2DAsync_v2_fn *trace
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy2DAsync_v2) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy2DAsync_v2__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy2DAsync_v2) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy2DAsync_v2__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 130);
     CUresult tracer_result;
@@ -11442,9 +11363,8 @@ static CUresult cuda_traced_cuMemcpy3DAsync_v2(cuda_cuMemcpy3DAsync_v2_fn *trace
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DAsync_v2) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DAsync_v2__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DAsync_v2) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DAsync_v2__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 131);
     CUresult tracer_result;
@@ -11520,9 +11440,8 @@ static CUresult cuda_traced_cuMemcpy3DPeerAsync(cuda_cuMemcpy3DPeerAsync_fn *tra
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DPeerAsync) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DPeerAsync__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DPeerAsync) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DPeerAsync__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 132);
     CUresult tracer_result;
@@ -11600,9 +11519,8 @@ static CUresult cuda_traced_cuMemcpyBatchAsync_v2(cuda_cuMemcpyBatchAsync_v2_fn 
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyBatchAsync_v2) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyBatchAsync_v2__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyBatchAsync_v2) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyBatchAsync_v2__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 133);
     CUresult tracer_result;
@@ -11701,9 +11619,8 @@ static CUresult cuda_traced_cuMemcpy3DBatchAsync_v2(cuda_cuMemcpy3DBatchAsync_v2
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DBatchAsync_v2) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DBatchAsync_v2__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DBatchAsync_v2) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DBatchAsync_v2__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 134);
     CUresult tracer_result;
@@ -12006,9 +11923,8 @@ static CUresult cuda_traced_cuMemsetD2D8_v2(cuda_cuMemsetD2D8_v2_fn *tracer_real
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D8_v2) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D8_v2__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D8_v2) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D8_v2__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 138);
     CUresult tracer_result;
@@ -12094,9 +12010,8 @@ static CUresult cuda_traced_cuMemsetD2D16_v2(cuda_cuMemsetD2D16_v2_fn *tracer_re
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D16_v2) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D16_v2__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D16_v2) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D16_v2__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 139);
     CUresult tracer_result;
@@ -12182,9 +12097,8 @@ static CUresult cuda_traced_cuMemsetD2D32_v2(cuda_cuMemsetD2D32_v2_fn *tracer_re
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D32_v2) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D32_v2__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D32_v2) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D32_v2__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 140);
     CUresult tracer_result;
@@ -12501,9 +12415,8 @@ static CUresult cuda_traced_cuMemsetD2D8Async(cuda_cuMemsetD2D8Async_fn *tracer_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D8Async) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D8Async__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D8Async) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D8Async__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 144);
     CUresult tracer_result;
@@ -12592,9 +12505,8 @@ static CUresult cuda_traced_cuMemsetD2D16Async(cuda_cuMemsetD2D16Async_fn *trace
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D16Async) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D16Async__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D16Async) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D16Async__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 145);
     CUresult tracer_result;
@@ -12683,9 +12595,8 @@ static CUresult cuda_traced_cuMemsetD2D32Async(cuda_cuMemsetD2D32Async_fn *trace
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D32Async) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D32Async__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D32Async) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D32Async__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 146);
     CUresult tracer_result;
@@ -12773,9 +12684,8 @@ static CUresult cuda_traced_cuArrayCreate_v2(cuda_cuArrayCreate_v2_fn *tracer_re
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayCreate_v2) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayCreate_v2__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayCreate_v2) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayCreate_v2__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 147);
     CUresult tracer_result;
@@ -12854,9 +12764,8 @@ static CUresult cuda_traced_cuArrayGetDescriptor_v2(cuda_cuArrayGetDescriptor_v2
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetDescriptor_v2) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetDescriptor_v2__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetDescriptor_v2) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetDescriptor_v2__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 148);
     CUresult tracer_result;
@@ -12934,9 +12843,8 @@ static CUresult cuda_traced_cuArrayGetSparseProperties(cuda_cuArrayGetSparseProp
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetSparseProperties) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetSparseProperties__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetSparseProperties) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetSparseProperties__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 149);
     CUresult tracer_result;
@@ -13014,9 +12922,8 @@ static CUresult cuda_traced_cuMipmappedArrayGetSparseProperties(cuda_cuMipmapped
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayGetSparseProperties) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayGetSparseProperties__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayGetSparseProperties) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayGetSparseProperties__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 150);
     CUresult tracer_result;
@@ -13095,9 +13002,8 @@ static CUresult cuda_traced_cuArrayGetMemoryRequirements(cuda_cuArrayGetMemoryRe
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetMemoryRequirements) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetMemoryRequirements__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetMemoryRequirements) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetMemoryRequirements__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 151);
     CUresult tracer_result;
@@ -13180,9 +13086,8 @@ static CUresult cuda_traced_cuMipmappedArrayGetMemoryRequirements(cuda_cuMipmapp
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayGetMemoryRequirements) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayGetMemoryRequirements__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayGetMemoryRequirements) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayGetMemoryRequirements__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 152);
     CUresult tracer_result;
@@ -13263,9 +13168,8 @@ static CUresult cuda_traced_cuArrayGetPlane(cuda_cuArrayGetPlane_fn *tracer_real
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetPlane) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetPlane__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetPlane) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetPlane__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 153);
     CUresult tracer_result;
@@ -13345,9 +13249,8 @@ static CUresult cuda_traced_cuArrayDestroy(cuda_cuArrayDestroy_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayDestroy) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayDestroy__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayDestroy) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayDestroy__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 154);
     CUresult tracer_result;
@@ -13421,9 +13324,8 @@ static CUresult cuda_traced_cuArray3DCreate_v2(cuda_cuArray3DCreate_v2_fn *trace
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArray3DCreate_v2) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArray3DCreate_v2__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArray3DCreate_v2) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArray3DCreate_v2__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 155);
     CUresult tracer_result;
@@ -13502,9 +13404,8 @@ static CUresult cuda_traced_cuArray3DGetDescriptor_v2(cuda_cuArray3DGetDescripto
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArray3DGetDescriptor_v2) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArray3DGetDescriptor_v2__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArray3DGetDescriptor_v2) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArray3DGetDescriptor_v2__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 156);
     CUresult tracer_result;
@@ -13583,9 +13484,8 @@ static CUresult cuda_traced_cuMipmappedArrayCreate(cuda_cuMipmappedArrayCreate_f
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayCreate) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayCreate__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayCreate) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayCreate__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 157);
     CUresult tracer_result;
@@ -13670,9 +13570,8 @@ static CUresult cuda_traced_cuMipmappedArrayGetLevel(cuda_cuMipmappedArrayGetLev
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayGetLevel) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayGetLevel__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayGetLevel) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayGetLevel__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 158);
     CUresult tracer_result;
@@ -13754,9 +13653,8 @@ static CUresult cuda_traced_cuMipmappedArrayDestroy(cuda_cuMipmappedArrayDestroy
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayDestroy) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayDestroy__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayDestroy) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayDestroy__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 159);
     CUresult tracer_result;
@@ -13833,9 +13731,8 @@ static CUresult cuda_traced_cuMemGetHandleForAddressRange(cuda_cuMemGetHandleFor
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetHandleForAddressRange) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetHandleForAddressRange__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetHandleForAddressRange) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetHandleForAddressRange__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 160);
     CUresult tracer_result;
@@ -13922,9 +13819,8 @@ static CUresult cuda_traced_cuMemBatchDecompressAsync(cuda_cuMemBatchDecompressA
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemBatchDecompressAsync) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemBatchDecompressAsync__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemBatchDecompressAsync) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemBatchDecompressAsync__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 161);
     CUresult tracer_result;
@@ -14012,9 +13908,8 @@ static CUresult cuda_traced_cuMemAddressReserve(cuda_cuMemAddressReserve_fn *tra
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAddressReserve) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAddressReserve__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAddressReserve) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAddressReserve__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 162);
     CUresult tracer_result;
@@ -14100,9 +13995,8 @@ static CUresult cuda_traced_cuMemAddressFree(cuda_cuMemAddressFree_fn *tracer_re
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAddressFree) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAddressFree__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAddressFree) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAddressFree__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 163);
     CUresult tracer_result;
@@ -14178,9 +14072,8 @@ static CUresult cuda_traced_cuMemCreate(cuda_cuMemCreate_fn *tracer_real, const 
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemCreate) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemCreate__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemCreate) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemCreate__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 164);
     CUresult tracer_result;
@@ -14264,9 +14157,8 @@ static CUresult cuda_traced_cuMemRelease(cuda_cuMemRelease_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRelease) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRelease__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRelease) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRelease__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 165);
     CUresult tracer_result;
@@ -14340,9 +14232,8 @@ static CUresult cuda_traced_cuMemMap(cuda_cuMemMap_fn *tracer_real, const void *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemMap) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemMap__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemMap) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemMap__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 166);
     CUresult tracer_result;
@@ -14428,9 +14319,8 @@ static CUresult cuda_traced_cuMemMapArrayAsync(cuda_cuMemMapArrayAsync_fn *trace
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemMapArrayAsync) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemMapArrayAsync__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemMapArrayAsync) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemMapArrayAsync__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 167);
     CUresult tracer_result;
@@ -14509,9 +14399,8 @@ static CUresult cuda_traced_cuMemUnmap(cuda_cuMemUnmap_fn *tracer_real, const vo
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemUnmap) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemUnmap__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemUnmap) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemUnmap__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 168);
     CUresult tracer_result;
@@ -14587,9 +14476,8 @@ static CUresult cuda_traced_cuMemSetAccess(cuda_cuMemSetAccess_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemSetAccess) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemSetAccess__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemSetAccess) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemSetAccess__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 169);
     CUresult tracer_result;
@@ -14671,9 +14559,8 @@ static CUresult cuda_traced_cuMemGetAccess(cuda_cuMemGetAccess_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAccess) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAccess__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAccess) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAccess__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 170);
     CUresult tracer_result;
@@ -14755,9 +14642,8 @@ static CUresult cuda_traced_cuMemExportToShareableHandle(cuda_cuMemExportToShare
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemExportToShareableHandle) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemExportToShareableHandle__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemExportToShareableHandle) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemExportToShareableHandle__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 171);
     CUresult tracer_result;
@@ -14843,9 +14729,8 @@ static CUresult cuda_traced_cuMemImportFromShareableHandle(cuda_cuMemImportFromS
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemImportFromShareableHandle) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemImportFromShareableHandle__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemImportFromShareableHandle) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemImportFromShareableHandle__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 172);
     CUresult tracer_result;
@@ -14929,9 +14814,8 @@ static CUresult cuda_traced_cuMemGetAllocationGranularity(cuda_cuMemGetAllocatio
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAllocationGranularity) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAllocationGranularity__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAllocationGranularity) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAllocationGranularity__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 173);
     CUresult tracer_result;
@@ -15014,9 +14898,8 @@ static CUresult cuda_traced_cuMemGetAllocationPropertiesFromHandle(cuda_cuMemGet
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAllocationPropertiesFromHandle) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAllocationPropertiesFromHandle__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAllocationPropertiesFromHandle) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAllocationPropertiesFromHandle__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 174);
     CUresult tracer_result;
@@ -15096,9 +14979,8 @@ static CUresult cuda_traced_cuMemRetainAllocationHandle(cuda_cuMemRetainAllocati
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRetainAllocationHandle) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRetainAllocationHandle__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRetainAllocationHandle) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRetainAllocationHandle__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 175);
     CUresult tracer_result;
@@ -15176,9 +15058,8 @@ static CUresult cuda_traced_cuMemFreeAsync(cuda_cuMemFreeAsync_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemFreeAsync) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemFreeAsync__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemFreeAsync) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemFreeAsync__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 176);
     CUresult tracer_result;
@@ -15254,9 +15135,8 @@ static CUresult cuda_traced_cuMemAllocAsync(cuda_cuMemAllocAsync_fn *tracer_real
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocAsync) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocAsync__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocAsync) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocAsync__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 177);
     CUresult tracer_result;
@@ -15337,9 +15217,8 @@ static CUresult cuda_traced_cuMemPoolTrimTo(cuda_cuMemPoolTrimTo_fn *tracer_real
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolTrimTo) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolTrimTo__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolTrimTo) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolTrimTo__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 178);
     CUresult tracer_result;
@@ -15415,9 +15294,8 @@ static CUresult cuda_traced_cuMemPoolSetAttribute(cuda_cuMemPoolSetAttribute_fn 
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolSetAttribute) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolSetAttribute__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolSetAttribute) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolSetAttribute__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 179);
     CUresult tracer_result;
@@ -15496,9 +15374,8 @@ static CUresult cuda_traced_cuMemPoolGetAttribute(cuda_cuMemPoolGetAttribute_fn 
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolGetAttribute) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolGetAttribute__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolGetAttribute) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolGetAttribute__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 180);
     CUresult tracer_result;
@@ -15577,9 +15454,8 @@ static CUresult cuda_traced_cuMemPoolSetAccess(cuda_cuMemPoolSetAccess_fn *trace
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolSetAccess) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolSetAccess__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolSetAccess) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolSetAccess__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 181);
     CUresult tracer_result;
@@ -15657,9 +15533,8 @@ static CUresult cuda_traced_cuMemPoolGetAccess(cuda_cuMemPoolGetAccess_fn *trace
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolGetAccess) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolGetAccess__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolGetAccess) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolGetAccess__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 182);
     CUresult tracer_result;
@@ -15740,9 +15615,8 @@ static CUresult cuda_traced_cuMemPoolCreate(cuda_cuMemPoolCreate_fn *tracer_real
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolCreate) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolCreate__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolCreate) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolCreate__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 183);
     CUresult tracer_result;
@@ -15818,9 +15692,8 @@ static CUresult cuda_traced_cuMemPoolDestroy(cuda_cuMemPoolDestroy_fn *tracer_re
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolDestroy) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolDestroy__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolDestroy) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolDestroy__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 184);
     CUresult tracer_result;
@@ -15895,9 +15768,8 @@ static CUresult cuda_traced_cuMemGetDefaultMemPool(cuda_cuMemGetDefaultMemPool_f
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetDefaultMemPool) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetDefaultMemPool__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetDefaultMemPool) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetDefaultMemPool__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 185);
     CUresult tracer_result;
@@ -15979,9 +15851,8 @@ static CUresult cuda_traced_cuMemGetMemPool(cuda_cuMemGetMemPool_fn *tracer_real
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetMemPool) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetMemPool__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetMemPool) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetMemPool__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 186);
     CUresult tracer_result;
@@ -16060,9 +15931,8 @@ static CUresult cuda_traced_cuMemSetMemPool(cuda_cuMemSetMemPool_fn *tracer_real
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemSetMemPool) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemSetMemPool__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemSetMemPool) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemSetMemPool__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 187);
     CUresult tracer_result;
@@ -16141,9 +16011,8 @@ static CUresult cuda_traced_cuMemAllocFromPoolAsync(cuda_cuMemAllocFromPoolAsync
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocFromPoolAsync) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocFromPoolAsync__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocFromPoolAsync) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocFromPoolAsync__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 188);
     CUresult tracer_result;
@@ -16229,9 +16098,8 @@ static CUresult cuda_traced_cuMemPoolExportToShareableHandle(cuda_cuMemPoolExpor
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolExportToShareableHandle) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolExportToShareableHandle__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolExportToShareableHandle) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolExportToShareableHandle__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 189);
     CUresult tracer_result;
@@ -16317,9 +16185,8 @@ static CUresult cuda_traced_cuMemPoolImportFromShareableHandle(cuda_cuMemPoolImp
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolImportFromShareableHandle) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolImportFromShareableHandle__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolImportFromShareableHandle) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolImportFromShareableHandle__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 190);
     CUresult tracer_result;
@@ -16405,9 +16272,8 @@ static CUresult cuda_traced_cuMemPoolExportPointer(cuda_cuMemPoolExportPointer_f
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolExportPointer) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolExportPointer__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolExportPointer) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolExportPointer__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 191);
     CUresult tracer_result;
@@ -16485,9 +16351,8 @@ static CUresult cuda_traced_cuMemPoolImportPointer(cuda_cuMemPoolImportPointer_f
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolImportPointer) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolImportPointer__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolImportPointer) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolImportPointer__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 192);
     CUresult tracer_result;
@@ -16570,9 +16435,8 @@ static CUresult cuda_traced_cuMulticastCreate(cuda_cuMulticastCreate_fn *tracer_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastCreate) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastCreate__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastCreate) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastCreate__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 193);
     CUresult tracer_result;
@@ -16650,9 +16514,8 @@ static CUresult cuda_traced_cuMulticastAddDevice(cuda_cuMulticastAddDevice_fn *t
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastAddDevice) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastAddDevice__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastAddDevice) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastAddDevice__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 194);
     CUresult tracer_result;
@@ -16732,9 +16595,8 @@ static CUresult cuda_traced_cuMulticastBindMem(cuda_cuMulticastBindMem_fn *trace
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastBindMem) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastBindMem__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastBindMem) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastBindMem__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 195);
     CUresult tracer_result;
@@ -16825,9 +16687,8 @@ static CUresult cuda_traced_cuMulticastBindAddr(cuda_cuMulticastBindAddr_fn *tra
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastBindAddr) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastBindAddr__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastBindAddr) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastBindAddr__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 196);
     CUresult tracer_result;
@@ -16913,9 +16774,8 @@ static CUresult cuda_traced_cuMulticastUnbind(cuda_cuMulticastUnbind_fn *tracer_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastUnbind) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastUnbind__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastUnbind) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastUnbind__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 197);
     CUresult tracer_result;
@@ -17000,9 +16860,8 @@ static CUresult cuda_traced_cuMulticastGetGranularity(cuda_cuMulticastGetGranula
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastGetGranularity) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastGetGranularity__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastGetGranularity) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastGetGranularity__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 198);
     CUresult tracer_result;
@@ -17084,9 +16943,8 @@ static CUresult cuda_traced_cuPointerGetAttribute(cuda_cuPointerGetAttribute_fn 
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuPointerGetAttribute) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuPointerGetAttribute__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuPointerGetAttribute) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuPointerGetAttribute__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 199);
     CUresult tracer_result;
@@ -17166,9 +17024,8 @@ static CUresult cuda_traced_cuMemPrefetchAsync_v2(cuda_cuMemPrefetchAsync_v2_fn 
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPrefetchAsync_v2) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPrefetchAsync_v2__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPrefetchAsync_v2) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPrefetchAsync_v2__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 200);
     CUresult tracer_result;
@@ -17254,9 +17111,8 @@ static CUresult cuda_traced_cuMemAdvise_v2(cuda_cuMemAdvise_v2_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAdvise_v2) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAdvise_v2__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAdvise_v2) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAdvise_v2__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 201);
     CUresult tracer_result;
@@ -17342,9 +17198,8 @@ static CUresult cuda_traced_cuMemPrefetchBatchAsync(cuda_cuMemPrefetchBatchAsync
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPrefetchBatchAsync) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPrefetchBatchAsync__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPrefetchBatchAsync) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPrefetchBatchAsync__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 202);
     CUresult tracer_result;
@@ -17445,9 +17300,8 @@ static CUresult cuda_traced_cuMemDiscardBatchAsync(cuda_cuMemDiscardBatchAsync_f
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemDiscardBatchAsync) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemDiscardBatchAsync__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemDiscardBatchAsync) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemDiscardBatchAsync__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 203);
     CUresult tracer_result;
@@ -17541,9 +17395,8 @@ static CUresult cuda_traced_cuMemDiscardAndPrefetchBatchAsync(cuda_cuMemDiscardA
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemDiscardAndPrefetchBatchAsync) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemDiscardAndPrefetchBatchAsync__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemDiscardAndPrefetchBatchAsync) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemDiscardAndPrefetchBatchAsync__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 204);
     CUresult tracer_result;
@@ -17646,9 +17499,8 @@ static CUresult cuda_traced_cuMemRangeGetAttribute(cuda_cuMemRangeGetAttribute_f
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRangeGetAttribute) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRangeGetAttribute__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRangeGetAttribute) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRangeGetAttribute__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 205);
     CUresult tracer_result;
@@ -17737,9 +17589,8 @@ static CUresult cuda_traced_cuMemRangeGetAttributes(cuda_cuMemRangeGetAttributes
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRangeGetAttributes) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRangeGetAttributes__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRangeGetAttributes) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRangeGetAttributes__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 206);
     CUresult tracer_result;
@@ -17830,9 +17681,8 @@ static CUresult cuda_traced_cuPointerSetAttribute(cuda_cuPointerSetAttribute_fn 
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuPointerSetAttribute) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuPointerSetAttribute__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuPointerSetAttribute) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuPointerSetAttribute__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 207);
     CUresult tracer_result;
@@ -17913,9 +17763,8 @@ static CUresult cuda_traced_cuPointerGetAttributes(cuda_cuPointerGetAttributes_f
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuPointerGetAttributes) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuPointerGetAttributes__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuPointerGetAttributes) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuPointerGetAttributes__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 208);
     CUresult tracer_result;
@@ -18000,9 +17849,8 @@ static CUresult cuda_traced_cuStreamCreate(cuda_cuStreamCreate_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamCreate) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamCreate__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamCreate) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamCreate__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 209);
     CUresult tracer_result;
@@ -18080,9 +17928,8 @@ static CUresult cuda_traced_cuStreamCreateWithPriority(cuda_cuStreamCreateWithPr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamCreateWithPriority) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamCreateWithPriority__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamCreateWithPriority) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamCreateWithPriority__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 210);
     CUresult tracer_result;
@@ -18163,9 +18010,8 @@ static CUresult cuda_traced_cuStreamGetPriority(cuda_cuStreamGetPriority_fn *tra
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetPriority) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetPriority__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetPriority) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetPriority__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 211);
     CUresult tracer_result;
@@ -18243,9 +18089,8 @@ static CUresult cuda_traced_cuStreamGetDevice(cuda_cuStreamGetDevice_fn *tracer_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetDevice) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetDevice__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetDevice) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetDevice__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 212);
     CUresult tracer_result;
@@ -18322,9 +18167,8 @@ static CUresult cuda_traced_cuStreamGetFlags(cuda_cuStreamGetFlags_fn *tracer_re
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetFlags) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetFlags__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetFlags) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetFlags__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 213);
     CUresult tracer_result;
@@ -18401,9 +18245,8 @@ static CUresult cuda_traced_cuStreamGetId(cuda_cuStreamGetId_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetId) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetId__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetId) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetId__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 214);
     CUresult tracer_result;
@@ -18480,9 +18323,8 @@ static CUresult cuda_traced_cuStreamGetCtx(cuda_cuStreamGetCtx_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetCtx) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetCtx__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetCtx) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetCtx__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 215);
     CUresult tracer_result;
@@ -18559,9 +18401,8 @@ static CUresult cuda_traced_cuStreamGetCtx_v2(cuda_cuStreamGetCtx_v2_fn *tracer_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetCtx_v2) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetCtx_v2__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetCtx_v2) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetCtx_v2__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 216);
     CUresult tracer_result;
@@ -18643,9 +18484,8 @@ static CUresult cuda_traced_cuStreamWaitEvent(cuda_cuStreamWaitEvent_fn *tracer_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWaitEvent) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWaitEvent__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWaitEvent) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWaitEvent__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 217);
     CUresult tracer_result;
@@ -18726,9 +18566,8 @@ static CUresult cuda_traced_cuStreamAddCallback(cuda_cuStreamAddCallback_fn *tra
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamAddCallback) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamAddCallback__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamAddCallback) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamAddCallback__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 218);
     CUresult tracer_result;
@@ -18811,9 +18650,8 @@ static CUresult cuda_traced_cuStreamBeginCapture_v2(cuda_cuStreamBeginCapture_v2
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamBeginCapture_v2) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamBeginCapture_v2__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamBeginCapture_v2) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamBeginCapture_v2__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 219);
     CUresult tracer_result;
@@ -18894,9 +18732,8 @@ static CUresult cuda_traced_cuStreamBeginCaptureToGraph(cuda_cuStreamBeginCaptur
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamBeginCaptureToGraph) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamBeginCaptureToGraph__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamBeginCaptureToGraph) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamBeginCaptureToGraph__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 220);
     CUresult tracer_result;
@@ -18988,9 +18825,8 @@ static CUresult cuda_traced_cuThreadExchangeStreamCaptureMode(cuda_cuThreadExcha
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuThreadExchangeStreamCaptureMode) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuThreadExchangeStreamCaptureMode__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuThreadExchangeStreamCaptureMode) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuThreadExchangeStreamCaptureMode__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 221);
     CUresult tracer_result;
@@ -19066,9 +18902,8 @@ static CUresult cuda_traced_cuStreamEndCapture(cuda_cuStreamEndCapture_fn *trace
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamEndCapture) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamEndCapture__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamEndCapture) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamEndCapture__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 222);
     CUresult tracer_result;
@@ -19145,9 +18980,8 @@ static CUresult cuda_traced_cuStreamIsCapturing(cuda_cuStreamIsCapturing_fn *tra
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamIsCapturing) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamIsCapturing__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamIsCapturing) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamIsCapturing__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 223);
     CUresult tracer_result;
@@ -19230,9 +19064,8 @@ static CUresult cuda_traced_cuStreamGetCaptureInfo_v3(cuda_cuStreamGetCaptureInf
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetCaptureInfo_v3) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetCaptureInfo_v3__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetCaptureInfo_v3) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetCaptureInfo_v3__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 224);
     CUresult tracer_result;
@@ -19339,9 +19172,8 @@ static CUresult cuda_traced_cuStreamUpdateCaptureDependencies_v2(cuda_cuStreamUp
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamUpdateCaptureDependencies_v2) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamUpdateCaptureDependencies_v2__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamUpdateCaptureDependencies_v2) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamUpdateCaptureDependencies_v2__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 225);
     CUresult tracer_result;
@@ -19431,9 +19263,8 @@ static CUresult cuda_traced_cuStreamAttachMemAsync(cuda_cuStreamAttachMemAsync_f
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamAttachMemAsync) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamAttachMemAsync__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamAttachMemAsync) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamAttachMemAsync__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 226);
     CUresult tracer_result;
@@ -19515,9 +19346,8 @@ static CUresult cuda_traced_cuStreamQuery(cuda_cuStreamQuery_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamQuery) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamQuery__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamQuery) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamQuery__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 227);
     CUresult tracer_result;
@@ -19648,9 +19478,8 @@ static CUresult cuda_traced_cuStreamDestroy_v2(cuda_cuStreamDestroy_v2_fn *trace
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamDestroy_v2) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamDestroy_v2__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamDestroy_v2) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamDestroy_v2__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 229);
     CUresult tracer_result;
@@ -19724,9 +19553,8 @@ static CUresult cuda_traced_cuStreamCopyAttributes(cuda_cuStreamCopyAttributes_f
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamCopyAttributes) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamCopyAttributes__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamCopyAttributes) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamCopyAttributes__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 230);
     CUresult tracer_result;
@@ -19802,9 +19630,8 @@ static CUresult cuda_traced_cuStreamGetAttribute(cuda_cuStreamGetAttribute_fn *t
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetAttribute) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetAttribute__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetAttribute) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetAttribute__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 231);
     CUresult tracer_result;
@@ -19885,9 +19712,8 @@ static CUresult cuda_traced_cuStreamSetAttribute(cuda_cuStreamSetAttribute_fn *t
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamSetAttribute) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamSetAttribute__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamSetAttribute) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamSetAttribute__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 232);
     CUresult tracer_result;
@@ -19966,9 +19792,8 @@ static CUresult cuda_traced_cuEventCreate(cuda_cuEventCreate_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventCreate) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventCreate__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventCreate) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventCreate__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 233);
     CUresult tracer_result;
@@ -20045,9 +19870,8 @@ static CUresult cuda_traced_cuEventRecord(cuda_cuEventRecord_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventRecord) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventRecord__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventRecord) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventRecord__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 234);
     CUresult tracer_result;
@@ -20123,9 +19947,8 @@ static CUresult cuda_traced_cuEventRecordWithFlags(cuda_cuEventRecordWithFlags_f
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventRecordWithFlags) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventRecordWithFlags__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventRecordWithFlags) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventRecordWithFlags__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 235);
     CUresult tracer_result;
@@ -20204,9 +20027,8 @@ static CUresult cuda_traced_cuEventQuery(cuda_cuEventQuery_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventQuery) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventQuery__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventQuery) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventQuery__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 236);
     CUresult tracer_result;
@@ -20337,9 +20159,8 @@ static CUresult cuda_traced_cuEventDestroy_v2(cuda_cuEventDestroy_v2_fn *tracer_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventDestroy_v2) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventDestroy_v2__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventDestroy_v2) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventDestroy_v2__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 238);
     CUresult tracer_result;
@@ -20413,9 +20234,8 @@ static CUresult cuda_traced_cuEventElapsedTime_v2(cuda_cuEventElapsedTime_v2_fn 
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventElapsedTime_v2) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventElapsedTime_v2__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventElapsedTime_v2) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventElapsedTime_v2__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 239);
     CUresult tracer_result;
@@ -20497,9 +20317,8 @@ static CUresult cuda_traced_cuImportExternalMemory(cuda_cuImportExternalMemory_f
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuImportExternalMemory) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuImportExternalMemory__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuImportExternalMemory) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuImportExternalMemory__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 240);
     CUresult tracer_result;
@@ -20580,9 +20399,8 @@ static CUresult cuda_traced_cuExternalMemoryGetMappedBuffer(cuda_cuExternalMemor
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuExternalMemoryGetMappedBuffer) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuExternalMemoryGetMappedBuffer__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuExternalMemoryGetMappedBuffer) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuExternalMemoryGetMappedBuffer__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 241);
     CUresult tracer_result;
@@ -20666,9 +20484,8 @@ static CUresult cuda_traced_cuExternalMemoryGetMappedMipmappedArray(cuda_cuExter
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuExternalMemoryGetMappedMipmappedArray) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuExternalMemoryGetMappedMipmappedArray__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuExternalMemoryGetMappedMipmappedArray) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuExternalMemoryGetMappedMipmappedArray__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 242);
     CUresult tracer_result;
@@ -20751,9 +20568,8 @@ static CUresult cuda_traced_cuDestroyExternalMemory(cuda_cuDestroyExternalMemory
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDestroyExternalMemory) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDestroyExternalMemory__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDestroyExternalMemory) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDestroyExternalMemory__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 243);
     CUresult tracer_result;
@@ -20828,9 +20644,8 @@ static CUresult cuda_traced_cuImportExternalSemaphore(cuda_cuImportExternalSemap
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuImportExternalSemaphore) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuImportExternalSemaphore__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuImportExternalSemaphore) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuImportExternalSemaphore__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 244);
     CUresult tracer_result;
@@ -20912,9 +20727,8 @@ static CUresult cuda_traced_cuSignalExternalSemaphoresAsync(cuda_cuSignalExterna
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSignalExternalSemaphoresAsync) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSignalExternalSemaphoresAsync__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSignalExternalSemaphoresAsync) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSignalExternalSemaphoresAsync__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 245);
     CUresult tracer_result;
@@ -21000,9 +20814,8 @@ static CUresult cuda_traced_cuWaitExternalSemaphoresAsync(cuda_cuWaitExternalSem
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuWaitExternalSemaphoresAsync) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuWaitExternalSemaphoresAsync__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuWaitExternalSemaphoresAsync) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuWaitExternalSemaphoresAsync__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 246);
     CUresult tracer_result;
@@ -21086,9 +20899,8 @@ static CUresult cuda_traced_cuDestroyExternalSemaphore(cuda_cuDestroyExternalSem
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDestroyExternalSemaphore) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDestroyExternalSemaphore__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDestroyExternalSemaphore) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDestroyExternalSemaphore__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 247);
     CUresult tracer_result;
@@ -21163,9 +20975,8 @@ static CUresult cuda_traced_cuStreamWaitValue32_v2(cuda_cuStreamWaitValue32_v2_f
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWaitValue32_v2) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWaitValue32_v2__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWaitValue32_v2) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWaitValue32_v2__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 248);
     CUresult tracer_result;
@@ -21249,9 +21060,8 @@ static CUresult cuda_traced_cuStreamWaitValue64_v2(cuda_cuStreamWaitValue64_v2_f
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWaitValue64_v2) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWaitValue64_v2__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWaitValue64_v2) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWaitValue64_v2__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 249);
     CUresult tracer_result;
@@ -21335,9 +21145,8 @@ static CUresult cuda_traced_cuStreamWriteValue32_v2(cuda_cuStreamWriteValue32_v2
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWriteValue32_v2) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWriteValue32_v2__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWriteValue32_v2) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWriteValue32_v2__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 250);
     CUresult tracer_result;
@@ -21421,9 +21230,8 @@ static CUresult cuda_traced_cuStreamWriteValue64_v2(cuda_cuStreamWriteValue64_v2
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWriteValue64_v2) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWriteValue64_v2__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWriteValue64_v2) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWriteValue64_v2__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 251);
     CUresult tracer_result;
@@ -21508,9 +21316,8 @@ static CUresult cuda_traced_cuStreamBatchMemOp_v2(cuda_cuStreamBatchMemOp_v2_fn 
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamBatchMemOp_v2) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamBatchMemOp_v2__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamBatchMemOp_v2) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamBatchMemOp_v2__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 252);
     CUresult tracer_result;
@@ -21593,9 +21400,8 @@ static CUresult cuda_traced_cuFuncGetAttribute(cuda_cuFuncGetAttribute_fn *trace
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetAttribute) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetAttribute__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetAttribute) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetAttribute__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 253);
     CUresult tracer_result;
@@ -21674,9 +21480,8 @@ static CUresult cuda_traced_cuFuncSetAttribute(cuda_cuFuncSetAttribute_fn *trace
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetAttribute) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetAttribute__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetAttribute) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetAttribute__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 254);
     CUresult tracer_result;
@@ -21755,9 +21560,8 @@ static CUresult cuda_traced_cuFuncSetCacheConfig(cuda_cuFuncSetCacheConfig_fn *t
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetCacheConfig) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetCacheConfig__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetCacheConfig) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetCacheConfig__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 255);
     CUresult tracer_result;
@@ -21833,9 +21637,8 @@ static CUresult cuda_traced_cuFuncGetModule(cuda_cuFuncGetModule_fn *tracer_real
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetModule) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetModule__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetModule) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetModule__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 256);
     CUresult tracer_result;
@@ -21912,9 +21715,8 @@ static CUresult cuda_traced_cuFuncGetName(cuda_cuFuncGetName_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetName) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetName__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetName) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetName__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 257);
     CUresult tracer_result;
@@ -21992,9 +21794,8 @@ static CUresult cuda_traced_cuFuncGetParamInfo(cuda_cuFuncGetParamInfo_fn *trace
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetParamInfo) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetParamInfo__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetParamInfo) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetParamInfo__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 258);
     CUresult tracer_result;
@@ -22079,9 +21880,8 @@ static CUresult cuda_traced_cuFuncIsLoaded(cuda_cuFuncIsLoaded_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncIsLoaded) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncIsLoaded__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncIsLoaded) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncIsLoaded__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 259);
     CUresult tracer_result;
@@ -22157,9 +21957,8 @@ static CUresult cuda_traced_cuFuncLoad(cuda_cuFuncLoad_fn *tracer_real, const vo
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncLoad) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncLoad__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncLoad) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncLoad__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 260);
     CUresult tracer_result;
@@ -22528,9 +22327,8 @@ static CUresult cuda_traced_cuLaunchCooperativeKernelMultiDevice(cuda_cuLaunchCo
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchCooperativeKernelMultiDevice) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchCooperativeKernelMultiDevice__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchCooperativeKernelMultiDevice) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchCooperativeKernelMultiDevice__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 264);
     CUresult tracer_result;
@@ -22611,9 +22409,8 @@ static CUresult cuda_traced_cuLaunchHostFunc(cuda_cuLaunchHostFunc_fn *tracer_re
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchHostFunc) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchHostFunc__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchHostFunc) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchHostFunc__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 265);
     CUresult tracer_result;
@@ -22692,9 +22489,8 @@ static CUresult cuda_traced_cuFuncSetBlockShape(cuda_cuFuncSetBlockShape_fn *tra
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetBlockShape) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetBlockShape__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetBlockShape) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetBlockShape__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 266);
     CUresult tracer_result;
@@ -22775,9 +22571,8 @@ static CUresult cuda_traced_cuFuncSetSharedSize(cuda_cuFuncSetSharedSize_fn *tra
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetSharedSize) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetSharedSize__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetSharedSize) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetSharedSize__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 267);
     CUresult tracer_result;
@@ -22853,9 +22648,8 @@ static CUresult cuda_traced_cuParamSetSize(cuda_cuParamSetSize_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetSize) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetSize__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetSize) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetSize__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 268);
     CUresult tracer_result;
@@ -22930,9 +22724,8 @@ static CUresult cuda_traced_cuParamSeti(cuda_cuParamSeti_fn *tracer_real, const 
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSeti) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSeti__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSeti) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSeti__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 269);
     CUresult tracer_result;
@@ -23009,9 +22802,8 @@ static CUresult cuda_traced_cuParamSetf(cuda_cuParamSetf_fn *tracer_real, const 
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetf) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetf__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetf) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetf__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 270);
     CUresult tracer_result;
@@ -23089,9 +22881,8 @@ static CUresult cuda_traced_cuParamSetv(cuda_cuParamSetv_fn *tracer_real, const 
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetv) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetv__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetv) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetv__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 271);
     CUresult tracer_result;
@@ -23172,9 +22963,8 @@ static CUresult cuda_traced_cuLaunch(cuda_cuLaunch_fn *tracer_real, const void *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunch) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunch__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunch) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunch__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 272);
     CUresult tracer_result;
@@ -23248,9 +23038,8 @@ static CUresult cuda_traced_cuLaunchGrid(cuda_cuLaunchGrid_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchGrid) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchGrid__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchGrid) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchGrid__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 273);
     CUresult tracer_result;
@@ -23330,9 +23119,8 @@ static CUresult cuda_traced_cuLaunchGridAsync(cuda_cuLaunchGridAsync_fn *tracer_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchGridAsync) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchGridAsync__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchGridAsync) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchGridAsync__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 274);
     CUresult tracer_result;
@@ -23414,9 +23202,8 @@ static CUresult cuda_traced_cuParamSetTexRef(cuda_cuParamSetTexRef_fn *tracer_re
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetTexRef) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetTexRef__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetTexRef) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetTexRef__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 275);
     CUresult tracer_result;
@@ -23496,9 +23283,8 @@ static CUresult cuda_traced_cuFuncSetSharedMemConfig(cuda_cuFuncSetSharedMemConf
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetSharedMemConfig) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetSharedMemConfig__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetSharedMemConfig) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetSharedMemConfig__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 276);
     CUresult tracer_result;
@@ -23575,9 +23361,8 @@ static CUresult cuda_traced_cuGraphCreate(cuda_cuGraphCreate_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphCreate) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphCreate__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphCreate) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphCreate__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 277);
     CUresult tracer_result;
@@ -23657,9 +23442,8 @@ static CUresult cuda_traced_cuGraphAddKernelNode_v2(cuda_cuGraphAddKernelNode_v2
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddKernelNode_v2) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddKernelNode_v2__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddKernelNode_v2) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddKernelNode_v2__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 278);
     CUresult tracer_result;
@@ -23748,9 +23532,8 @@ static CUresult cuda_traced_cuGraphKernelNodeGetParams_v2(cuda_cuGraphKernelNode
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeGetParams_v2) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeGetParams_v2__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeGetParams_v2) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeGetParams_v2__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 279);
     CUresult tracer_result;
@@ -23828,9 +23611,8 @@ static CUresult cuda_traced_cuGraphKernelNodeSetParams_v2(cuda_cuGraphKernelNode
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeSetParams_v2) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeSetParams_v2__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeSetParams_v2) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeSetParams_v2__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 280);
     CUresult tracer_result;
@@ -23910,9 +23692,8 @@ static CUresult cuda_traced_cuGraphAddMemcpyNode(cuda_cuGraphAddMemcpyNode_fn *t
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemcpyNode) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemcpyNode__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemcpyNode) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemcpyNode__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 281);
     CUresult tracer_result;
@@ -24002,9 +23783,8 @@ static CUresult cuda_traced_cuGraphMemcpyNodeGetParams(cuda_cuGraphMemcpyNodeGet
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemcpyNodeGetParams) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemcpyNodeGetParams__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemcpyNodeGetParams) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemcpyNodeGetParams__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 282);
     CUresult tracer_result;
@@ -24081,9 +23861,8 @@ static CUresult cuda_traced_cuGraphMemcpyNodeSetParams(cuda_cuGraphMemcpyNodeSet
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemcpyNodeSetParams) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemcpyNodeSetParams__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemcpyNodeSetParams) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemcpyNodeSetParams__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 283);
     CUresult tracer_result;
@@ -24164,9 +23943,8 @@ static CUresult cuda_traced_cuGraphAddMemsetNode(cuda_cuGraphAddMemsetNode_fn *t
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemsetNode) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemsetNode__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemsetNode) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemsetNode__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 284);
     CUresult tracer_result;
@@ -24257,9 +24035,8 @@ static CUresult cuda_traced_cuGraphMemsetNodeGetParams(cuda_cuGraphMemsetNodeGet
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemsetNodeGetParams) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemsetNodeGetParams__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemsetNodeGetParams) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemsetNodeGetParams__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 285);
     CUresult tracer_result;
@@ -24336,9 +24113,8 @@ static CUresult cuda_traced_cuGraphMemsetNodeSetParams(cuda_cuGraphMemsetNodeSet
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemsetNodeSetParams) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemsetNodeSetParams__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemsetNodeSetParams) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemsetNodeSetParams__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 286);
     CUresult tracer_result;
@@ -24417,9 +24193,8 @@ static CUresult cuda_traced_cuGraphAddHostNode(cuda_cuGraphAddHostNode_fn *trace
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddHostNode) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddHostNode__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddHostNode) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddHostNode__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 287);
     CUresult tracer_result;
@@ -24507,9 +24282,8 @@ static CUresult cuda_traced_cuGraphHostNodeGetParams(cuda_cuGraphHostNodeGetPara
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphHostNodeGetParams) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphHostNodeGetParams__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphHostNodeGetParams) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphHostNodeGetParams__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 288);
     CUresult tracer_result;
@@ -24586,9 +24360,8 @@ static CUresult cuda_traced_cuGraphHostNodeSetParams(cuda_cuGraphHostNodeSetPara
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphHostNodeSetParams) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphHostNodeSetParams__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphHostNodeSetParams) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphHostNodeSetParams__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 289);
     CUresult tracer_result;
@@ -24667,9 +24440,8 @@ static CUresult cuda_traced_cuGraphAddChildGraphNode(cuda_cuGraphAddChildGraphNo
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddChildGraphNode) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddChildGraphNode__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddChildGraphNode) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddChildGraphNode__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 290);
     CUresult tracer_result;
@@ -24757,9 +24529,8 @@ static CUresult cuda_traced_cuGraphChildGraphNodeGetGraph(cuda_cuGraphChildGraph
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphChildGraphNodeGetGraph) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphChildGraphNodeGetGraph__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphChildGraphNodeGetGraph) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphChildGraphNodeGetGraph__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 291);
     CUresult tracer_result;
@@ -24838,9 +24609,8 @@ static CUresult cuda_traced_cuGraphAddEmptyNode(cuda_cuGraphAddEmptyNode_fn *tra
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddEmptyNode) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddEmptyNode__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddEmptyNode) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddEmptyNode__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 292);
     CUresult tracer_result;
@@ -24926,9 +24696,8 @@ static CUresult cuda_traced_cuGraphAddEventRecordNode(cuda_cuGraphAddEventRecord
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddEventRecordNode) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddEventRecordNode__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddEventRecordNode) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddEventRecordNode__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 293);
     CUresult tracer_result;
@@ -25017,9 +24786,8 @@ static CUresult cuda_traced_cuGraphEventRecordNodeGetEvent(cuda_cuGraphEventReco
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventRecordNodeGetEvent) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventRecordNodeGetEvent__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventRecordNodeGetEvent) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventRecordNodeGetEvent__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 294);
     CUresult tracer_result;
@@ -25097,9 +24865,8 @@ static CUresult cuda_traced_cuGraphEventRecordNodeSetEvent(cuda_cuGraphEventReco
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventRecordNodeSetEvent) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventRecordNodeSetEvent__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventRecordNodeSetEvent) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventRecordNodeSetEvent__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 295);
     CUresult tracer_result;
@@ -25178,9 +24945,8 @@ static CUresult cuda_traced_cuGraphAddEventWaitNode(cuda_cuGraphAddEventWaitNode
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddEventWaitNode) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddEventWaitNode__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddEventWaitNode) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddEventWaitNode__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 296);
     CUresult tracer_result;
@@ -25268,9 +25034,8 @@ static CUresult cuda_traced_cuGraphEventWaitNodeGetEvent(cuda_cuGraphEventWaitNo
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventWaitNodeGetEvent) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventWaitNodeGetEvent__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventWaitNodeGetEvent) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventWaitNodeGetEvent__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 297);
     CUresult tracer_result;
@@ -25348,9 +25113,8 @@ static CUresult cuda_traced_cuGraphEventWaitNodeSetEvent(cuda_cuGraphEventWaitNo
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventWaitNodeSetEvent) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventWaitNodeSetEvent__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventWaitNodeSetEvent) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventWaitNodeSetEvent__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 298);
     CUresult tracer_result;
@@ -25431,9 +25195,8 @@ static CUresult cuda_traced_cuGraphAddExternalSemaphoresSignalNode(cuda_cuGraphA
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddExternalSemaphoresSignalNode) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddExternalSemaphoresSignalNode__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddExternalSemaphoresSignalNode) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddExternalSemaphoresSignalNode__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 299);
     CUresult tracer_result;
@@ -25525,9 +25288,8 @@ static CUresult cuda_traced_cuGraphExternalSemaphoresSignalNodeGetParams(cuda_cu
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresSignalNodeGetParams) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresSignalNodeGetParams__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresSignalNodeGetParams) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresSignalNodeGetParams__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 300);
     CUresult tracer_result;
@@ -25607,9 +25369,8 @@ static CUresult cuda_traced_cuGraphExternalSemaphoresSignalNodeSetParams(cuda_cu
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresSignalNodeSetParams) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresSignalNodeSetParams__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresSignalNodeSetParams) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresSignalNodeSetParams__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 301);
     CUresult tracer_result;
@@ -25692,9 +25453,8 @@ static CUresult cuda_traced_cuGraphAddExternalSemaphoresWaitNode(cuda_cuGraphAdd
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddExternalSemaphoresWaitNode) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddExternalSemaphoresWaitNode__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddExternalSemaphoresWaitNode) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddExternalSemaphoresWaitNode__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 302);
     CUresult tracer_result;
@@ -25785,9 +25545,8 @@ static CUresult cuda_traced_cuGraphExternalSemaphoresWaitNodeGetParams(cuda_cuGr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresWaitNodeGetParams) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresWaitNodeGetParams__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresWaitNodeGetParams) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresWaitNodeGetParams__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 303);
     CUresult tracer_result;
@@ -25867,9 +25626,8 @@ static CUresult cuda_traced_cuGraphExternalSemaphoresWaitNodeSetParams(cuda_cuGr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresWaitNodeSetParams) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresWaitNodeSetParams__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresWaitNodeSetParams) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresWaitNodeSetParams__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 304);
     CUresult tracer_result;
@@ -25951,9 +25709,8 @@ static CUresult cuda_traced_cuGraphAddBatchMemOpNode(cuda_cuGraphAddBatchMemOpNo
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddBatchMemOpNode) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddBatchMemOpNode__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddBatchMemOpNode) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddBatchMemOpNode__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 305);
     CUresult tracer_result;
@@ -26042,9 +25799,8 @@ static CUresult cuda_traced_cuGraphBatchMemOpNodeGetParams(cuda_cuGraphBatchMemO
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphBatchMemOpNodeGetParams) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphBatchMemOpNodeGetParams__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphBatchMemOpNodeGetParams) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphBatchMemOpNodeGetParams__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 306);
     CUresult tracer_result;
@@ -26123,9 +25879,8 @@ static CUresult cuda_traced_cuGraphBatchMemOpNodeSetParams(cuda_cuGraphBatchMemO
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphBatchMemOpNodeSetParams) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphBatchMemOpNodeSetParams__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphBatchMemOpNodeSetParams) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphBatchMemOpNodeSetParams__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 307);
     CUresult tracer_result;
@@ -26205,9 +25960,8 @@ static CUresult cuda_traced_cuGraphExecBatchMemOpNodeSetParams(cuda_cuGraphExecB
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecBatchMemOpNodeSetParams) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecBatchMemOpNodeSetParams__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecBatchMemOpNodeSetParams) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecBatchMemOpNodeSetParams__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 308);
     CUresult tracer_result;
@@ -26291,9 +26045,8 @@ static CUresult cuda_traced_cuGraphAddMemAllocNode(cuda_cuGraphAddMemAllocNode_f
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemAllocNode) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemAllocNode__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemAllocNode) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemAllocNode__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 309);
     CUresult tracer_result;
@@ -26382,9 +26135,8 @@ static CUresult cuda_traced_cuGraphMemAllocNodeGetParams(cuda_cuGraphMemAllocNod
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemAllocNodeGetParams) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemAllocNodeGetParams__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemAllocNodeGetParams) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemAllocNodeGetParams__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 310);
     CUresult tracer_result;
@@ -26463,9 +26215,8 @@ static CUresult cuda_traced_cuGraphAddMemFreeNode(cuda_cuGraphAddMemFreeNode_fn 
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemFreeNode) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemFreeNode__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemFreeNode) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemFreeNode__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 311);
     CUresult tracer_result;
@@ -26553,9 +26304,8 @@ static CUresult cuda_traced_cuGraphMemFreeNodeGetParams(cuda_cuGraphMemFreeNodeG
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemFreeNodeGetParams) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemFreeNodeGetParams__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemFreeNodeGetParams) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemFreeNodeGetParams__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 312);
     CUresult tracer_result;
@@ -26632,9 +26382,8 @@ static CUresult cuda_traced_cuDeviceGraphMemTrim(cuda_cuDeviceGraphMemTrim_fn *t
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGraphMemTrim) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGraphMemTrim__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGraphMemTrim) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGraphMemTrim__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 313);
     CUresult tracer_result;
@@ -26708,9 +26457,8 @@ static CUresult cuda_traced_cuDeviceGetGraphMemAttribute(cuda_cuDeviceGetGraphMe
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetGraphMemAttribute) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetGraphMemAttribute__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetGraphMemAttribute) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetGraphMemAttribute__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 314);
     CUresult tracer_result;
@@ -26789,9 +26537,8 @@ static CUresult cuda_traced_cuDeviceSetGraphMemAttribute(cuda_cuDeviceSetGraphMe
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceSetGraphMemAttribute) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceSetGraphMemAttribute__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceSetGraphMemAttribute) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceSetGraphMemAttribute__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 315);
     CUresult tracer_result;
@@ -26870,9 +26617,8 @@ static CUresult cuda_traced_cuGraphClone(cuda_cuGraphClone_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphClone) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphClone__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphClone) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphClone__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 316);
     CUresult tracer_result;
@@ -26950,9 +26696,8 @@ static CUresult cuda_traced_cuGraphNodeFindInClone(cuda_cuGraphNodeFindInClone_f
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeFindInClone) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeFindInClone__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeFindInClone) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeFindInClone__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 317);
     CUresult tracer_result;
@@ -27033,9 +26778,8 @@ static CUresult cuda_traced_cuGraphNodeGetType(cuda_cuGraphNodeGetType_fn *trace
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetType) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetType__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetType) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetType__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 318);
     CUresult tracer_result;
@@ -27112,9 +26856,8 @@ static CUresult cuda_traced_cuGraphGetNodes(cuda_cuGraphGetNodes_fn *tracer_real
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphGetNodes) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphGetNodes__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphGetNodes) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphGetNodes__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 319);
     CUresult tracer_result;
@@ -27196,9 +26939,8 @@ static CUresult cuda_traced_cuGraphGetRootNodes(cuda_cuGraphGetRootNodes_fn *tra
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphGetRootNodes) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphGetRootNodes__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphGetRootNodes) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphGetRootNodes__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 320);
     CUresult tracer_result;
@@ -27281,9 +27023,8 @@ static CUresult cuda_traced_cuGraphGetEdges_v2(cuda_cuGraphGetEdges_v2_fn *trace
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphGetEdges_v2) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphGetEdges_v2__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphGetEdges_v2) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphGetEdges_v2__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 321);
     CUresult tracer_result;
@@ -27374,9 +27115,8 @@ static CUresult cuda_traced_cuGraphNodeGetDependencies_v2(cuda_cuGraphNodeGetDep
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetDependencies_v2) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetDependencies_v2__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetDependencies_v2) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetDependencies_v2__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 322);
     CUresult tracer_result;
@@ -27464,9 +27204,8 @@ static CUresult cuda_traced_cuGraphNodeGetDependentNodes_v2(cuda_cuGraphNodeGetD
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetDependentNodes_v2) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetDependentNodes_v2__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetDependentNodes_v2) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetDependentNodes_v2__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 323);
     CUresult tracer_result;
@@ -27555,9 +27294,8 @@ static CUresult cuda_traced_cuGraphAddDependencies_v2(cuda_cuGraphAddDependencie
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddDependencies_v2) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddDependencies_v2__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddDependencies_v2) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddDependencies_v2__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 324);
     CUresult tracer_result;
@@ -27645,9 +27383,8 @@ static CUresult cuda_traced_cuGraphRemoveDependencies_v2(cuda_cuGraphRemoveDepen
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphRemoveDependencies_v2) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphRemoveDependencies_v2__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphRemoveDependencies_v2) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphRemoveDependencies_v2__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 325);
     CUresult tracer_result;
@@ -27732,9 +27469,8 @@ static CUresult cuda_traced_cuGraphDestroyNode(cuda_cuGraphDestroyNode_fn *trace
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphDestroyNode) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphDestroyNode__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphDestroyNode) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphDestroyNode__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 326);
     CUresult tracer_result;
@@ -27809,9 +27545,8 @@ static CUresult cuda_traced_cuGraphInstantiateWithFlags(cuda_cuGraphInstantiateW
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphInstantiateWithFlags) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphInstantiateWithFlags__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphInstantiateWithFlags) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphInstantiateWithFlags__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 327);
     CUresult tracer_result;
@@ -27894,9 +27629,8 @@ static CUresult cuda_traced_cuGraphInstantiateWithParams(cuda_cuGraphInstantiate
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphInstantiateWithParams) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphInstantiateWithParams__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphInstantiateWithParams) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphInstantiateWithParams__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 328);
     CUresult tracer_result;
@@ -27978,9 +27712,8 @@ static CUresult cuda_traced_cuGraphExecGetFlags(cuda_cuGraphExecGetFlags_fn *tra
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecGetFlags) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecGetFlags__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecGetFlags) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecGetFlags__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 329);
     CUresult tracer_result;
@@ -28060,9 +27793,8 @@ static CUresult cuda_traced_cuGraphExecKernelNodeSetParams_v2(cuda_cuGraphExecKe
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecKernelNodeSetParams_v2) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecKernelNodeSetParams_v2__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecKernelNodeSetParams_v2) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecKernelNodeSetParams_v2__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 330);
     CUresult tracer_result;
@@ -28146,9 +27878,8 @@ static CUresult cuda_traced_cuGraphExecMemcpyNodeSetParams(cuda_cuGraphExecMemcp
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecMemcpyNodeSetParams) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecMemcpyNodeSetParams__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecMemcpyNodeSetParams) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecMemcpyNodeSetParams__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 331);
     CUresult tracer_result;
@@ -28234,9 +27965,8 @@ static CUresult cuda_traced_cuGraphExecMemsetNodeSetParams(cuda_cuGraphExecMemse
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecMemsetNodeSetParams) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecMemsetNodeSetParams__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecMemsetNodeSetParams) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecMemsetNodeSetParams__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 332);
     CUresult tracer_result;
@@ -28320,9 +28050,8 @@ static CUresult cuda_traced_cuGraphExecHostNodeSetParams(cuda_cuGraphExecHostNod
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecHostNodeSetParams) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecHostNodeSetParams__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecHostNodeSetParams) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecHostNodeSetParams__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 333);
     CUresult tracer_result;
@@ -28405,9 +28134,8 @@ static CUresult cuda_traced_cuGraphExecChildGraphNodeSetParams(cuda_cuGraphExecC
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecChildGraphNodeSetParams) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecChildGraphNodeSetParams__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecChildGraphNodeSetParams) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecChildGraphNodeSetParams__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 334);
     CUresult tracer_result;
@@ -28489,9 +28217,8 @@ static CUresult cuda_traced_cuGraphExecEventRecordNodeSetEvent(cuda_cuGraphExecE
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecEventRecordNodeSetEvent) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecEventRecordNodeSetEvent__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecEventRecordNodeSetEvent) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecEventRecordNodeSetEvent__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 335);
     CUresult tracer_result;
@@ -28572,9 +28299,8 @@ static CUresult cuda_traced_cuGraphExecEventWaitNodeSetEvent(cuda_cuGraphExecEve
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecEventWaitNodeSetEvent) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecEventWaitNodeSetEvent__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecEventWaitNodeSetEvent) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecEventWaitNodeSetEvent__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 336);
     CUresult tracer_result;
@@ -28656,9 +28382,8 @@ static CUresult cuda_traced_cuGraphExecExternalSemaphoresSignalNodeSetParams(cud
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecExternalSemaphoresSignalNodeSetParams) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecExternalSemaphoresSignalNodeSetParams__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecExternalSemaphoresSignalNodeSetParams) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecExternalSemaphoresSignalNodeSetParams__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 337);
     CUresult tracer_result;
@@ -28743,9 +28468,8 @@ static CUresult cuda_traced_cuGraphExecExternalSemaphoresWaitNodeSetParams(cuda_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecExternalSemaphoresWaitNodeSetParams) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecExternalSemaphoresWaitNodeSetParams__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecExternalSemaphoresWaitNodeSetParams) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecExternalSemaphoresWaitNodeSetParams__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 338);
     CUresult tracer_result;
@@ -28827,9 +28551,8 @@ static CUresult cuda_traced_cuGraphNodeSetEnabled(cuda_cuGraphNodeSetEnabled_fn 
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeSetEnabled) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeSetEnabled__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeSetEnabled) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeSetEnabled__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 339);
     CUresult tracer_result;
@@ -28909,9 +28632,8 @@ static CUresult cuda_traced_cuGraphNodeGetEnabled(cuda_cuGraphNodeGetEnabled_fn 
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetEnabled) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetEnabled__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetEnabled) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetEnabled__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 340);
     CUresult tracer_result;
@@ -28992,9 +28714,8 @@ static CUresult cuda_traced_cuGraphUpload(cuda_cuGraphUpload_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphUpload) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphUpload__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphUpload) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphUpload__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 341);
     CUresult tracer_result;
@@ -29070,9 +28791,8 @@ static CUresult cuda_traced_cuGraphLaunch(cuda_cuGraphLaunch_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphLaunch) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphLaunch__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphLaunch) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphLaunch__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 342);
     CUresult tracer_result;
@@ -29147,9 +28867,8 @@ static CUresult cuda_traced_cuGraphExecDestroy(cuda_cuGraphExecDestroy_fn *trace
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecDestroy) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecDestroy__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecDestroy) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecDestroy__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 343);
     CUresult tracer_result;
@@ -29222,9 +28941,8 @@ static CUresult cuda_traced_cuGraphDestroy(cuda_cuGraphDestroy_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphDestroy) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphDestroy__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphDestroy) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphDestroy__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 344);
     CUresult tracer_result;
@@ -29299,9 +29017,8 @@ static CUresult cuda_traced_cuGraphExecUpdate_v2(cuda_cuGraphExecUpdate_v2_fn *t
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecUpdate_v2) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecUpdate_v2__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecUpdate_v2) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecUpdate_v2__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 345);
     CUresult tracer_result;
@@ -29382,9 +29099,8 @@ static CUresult cuda_traced_cuGraphKernelNodeCopyAttributes(cuda_cuGraphKernelNo
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeCopyAttributes) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeCopyAttributes__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeCopyAttributes) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeCopyAttributes__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 346);
     CUresult tracer_result;
@@ -29463,9 +29179,8 @@ static CUresult cuda_traced_cuGraphKernelNodeGetAttribute(cuda_cuGraphKernelNode
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeGetAttribute) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeGetAttribute__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeGetAttribute) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeGetAttribute__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 347);
     CUresult tracer_result;
@@ -29548,9 +29263,8 @@ static CUresult cuda_traced_cuGraphKernelNodeSetAttribute(cuda_cuGraphKernelNode
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeSetAttribute) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeSetAttribute__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeSetAttribute) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeSetAttribute__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 348);
     CUresult tracer_result;
@@ -29630,9 +29344,8 @@ static CUresult cuda_traced_cuGraphDebugDotPrint(cuda_cuGraphDebugDotPrint_fn *t
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphDebugDotPrint) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphDebugDotPrint__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphDebugDotPrint) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphDebugDotPrint__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 349);
     CUresult tracer_result;
@@ -29712,9 +29425,8 @@ static CUresult cuda_traced_cuUserObjectCreate(cuda_cuUserObjectCreate_fn *trace
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuUserObjectCreate) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuUserObjectCreate__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuUserObjectCreate) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuUserObjectCreate__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 350);
     CUresult tracer_result;
@@ -29801,9 +29513,8 @@ static CUresult cuda_traced_cuUserObjectRetain(cuda_cuUserObjectRetain_fn *trace
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuUserObjectRetain) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuUserObjectRetain__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuUserObjectRetain) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuUserObjectRetain__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 351);
     CUresult tracer_result;
@@ -29879,9 +29590,8 @@ static CUresult cuda_traced_cuUserObjectRelease(cuda_cuUserObjectRelease_fn *tra
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuUserObjectRelease) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuUserObjectRelease__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuUserObjectRelease) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuUserObjectRelease__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 352);
     CUresult tracer_result;
@@ -29958,9 +29668,8 @@ static CUresult cuda_traced_cuGraphRetainUserObject(cuda_cuGraphRetainUserObject
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphRetainUserObject) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphRetainUserObject__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphRetainUserObject) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphRetainUserObject__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 353);
     CUresult tracer_result;
@@ -30043,9 +29752,8 @@ static CUresult cuda_traced_cuGraphReleaseUserObject(cuda_cuGraphReleaseUserObje
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphReleaseUserObject) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphReleaseUserObject__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphReleaseUserObject) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphReleaseUserObject__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 354);
     CUresult tracer_result;
@@ -30127,9 +29835,8 @@ static CUresult cuda_traced_cuGraphAddNode_v2(cuda_cuGraphAddNode_v2_fn *tracer_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddNode_v2) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddNode_v2__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddNode_v2) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddNode_v2__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 355);
     CUresult tracer_result;
@@ -30222,9 +29929,8 @@ static CUresult cuda_traced_cuGraphNodeSetParams(cuda_cuGraphNodeSetParams_fn *t
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeSetParams) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeSetParams__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeSetParams) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeSetParams__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 356);
     CUresult tracer_result;
@@ -30302,9 +30008,8 @@ static CUresult cuda_traced_cuGraphExecNodeSetParams(cuda_cuGraphExecNodeSetPara
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecNodeSetParams) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecNodeSetParams__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecNodeSetParams) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecNodeSetParams__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 357);
     CUresult tracer_result;
@@ -30388,9 +30093,8 @@ static CUresult cuda_traced_cuGraphConditionalHandleCreate(cuda_cuGraphCondition
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphConditionalHandleCreate) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphConditionalHandleCreate__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphConditionalHandleCreate) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphConditionalHandleCreate__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 358);
     CUresult tracer_result;
@@ -30482,9 +30186,8 @@ static CUresult cuda_traced_cuOccupancyMaxActiveBlocksPerMultiprocessor(cuda_cuO
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxActiveBlocksPerMultiprocessor) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxActiveBlocksPerMultiprocessor__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxActiveBlocksPerMultiprocessor) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxActiveBlocksPerMultiprocessor__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 359);
     CUresult tracer_result;
@@ -30574,9 +30277,8 @@ static CUresult cuda_traced_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 360);
     CUresult tracer_result;
@@ -30672,9 +30374,8 @@ static CUresult cuda_traced_cuOccupancyMaxPotentialBlockSize(cuda_cuOccupancyMax
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxPotentialBlockSize) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxPotentialBlockSize__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxPotentialBlockSize) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxPotentialBlockSize__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 361);
     CUresult tracer_result;
@@ -30776,9 +30477,8 @@ static CUresult cuda_traced_cuOccupancyMaxPotentialBlockSizeWithFlags(cuda_cuOcc
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxPotentialBlockSizeWithFlags) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxPotentialBlockSizeWithFlags__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxPotentialBlockSizeWithFlags) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxPotentialBlockSizeWithFlags__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 362);
     CUresult tracer_result;
@@ -30882,9 +30582,8 @@ static CUresult cuda_traced_cuOccupancyAvailableDynamicSMemPerBlock(cuda_cuOccup
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyAvailableDynamicSMemPerBlock) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyAvailableDynamicSMemPerBlock__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyAvailableDynamicSMemPerBlock) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyAvailableDynamicSMemPerBlock__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 363);
     CUresult tracer_result;
@@ -30971,9 +30670,8 @@ static CUresult cuda_traced_cuOccupancyMaxPotentialClusterSize(cuda_cuOccupancyM
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxPotentialClusterSize) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxPotentialClusterSize__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxPotentialClusterSize) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxPotentialClusterSize__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 364);
     CUresult tracer_result;
@@ -31056,9 +30754,8 @@ static CUresult cuda_traced_cuOccupancyMaxActiveClusters(cuda_cuOccupancyMaxActi
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxActiveClusters) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxActiveClusters__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxActiveClusters) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxActiveClusters__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 365);
     CUresult tracer_result;
@@ -31140,9 +30837,8 @@ static CUresult cuda_traced_cuTexRefSetArray(cuda_cuTexRefSetArray_fn *tracer_re
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetArray) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetArray__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetArray) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetArray__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 366);
     CUresult tracer_result;
@@ -31223,9 +30919,8 @@ static CUresult cuda_traced_cuTexRefSetMipmappedArray(cuda_cuTexRefSetMipmappedA
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmappedArray) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmappedArray__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmappedArray) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmappedArray__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 367);
     CUresult tracer_result;
@@ -31306,9 +31001,8 @@ static CUresult cuda_traced_cuTexRefSetAddress_v2(cuda_cuTexRefSetAddress_v2_fn 
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetAddress_v2) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetAddress_v2__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetAddress_v2) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetAddress_v2__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 368);
     CUresult tracer_result;
@@ -31392,9 +31086,8 @@ static CUresult cuda_traced_cuTexRefSetAddress2D_v3(cuda_cuTexRefSetAddress2D_v3
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetAddress2D_v3) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetAddress2D_v3__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetAddress2D_v3) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetAddress2D_v3__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 369);
     CUresult tracer_result;
@@ -31477,9 +31170,8 @@ static CUresult cuda_traced_cuTexRefSetFormat(cuda_cuTexRefSetFormat_fn *tracer_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetFormat) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetFormat__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetFormat) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetFormat__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 370);
     CUresult tracer_result;
@@ -31559,9 +31251,8 @@ static CUresult cuda_traced_cuTexRefSetAddressMode(cuda_cuTexRefSetAddressMode_f
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetAddressMode) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetAddressMode__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetAddressMode) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetAddressMode__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 371);
     CUresult tracer_result;
@@ -31640,9 +31331,8 @@ static CUresult cuda_traced_cuTexRefSetFilterMode(cuda_cuTexRefSetFilterMode_fn 
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetFilterMode) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetFilterMode__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetFilterMode) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetFilterMode__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 372);
     CUresult tracer_result;
@@ -31718,9 +31408,8 @@ static CUresult cuda_traced_cuTexRefSetMipmapFilterMode(cuda_cuTexRefSetMipmapFi
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmapFilterMode) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmapFilterMode__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmapFilterMode) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmapFilterMode__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 373);
     CUresult tracer_result;
@@ -31797,9 +31486,8 @@ static CUresult cuda_traced_cuTexRefSetMipmapLevelBias(cuda_cuTexRefSetMipmapLev
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmapLevelBias) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmapLevelBias__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmapLevelBias) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmapLevelBias__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 374);
     CUresult tracer_result;
@@ -31877,9 +31565,8 @@ static CUresult cuda_traced_cuTexRefSetMipmapLevelClamp(cuda_cuTexRefSetMipmapLe
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmapLevelClamp) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmapLevelClamp__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmapLevelClamp) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmapLevelClamp__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 375);
     CUresult tracer_result;
@@ -31960,9 +31647,8 @@ static CUresult cuda_traced_cuTexRefSetMaxAnisotropy(cuda_cuTexRefSetMaxAnisotro
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMaxAnisotropy) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMaxAnisotropy__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMaxAnisotropy) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMaxAnisotropy__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 376);
     CUresult tracer_result;
@@ -32039,9 +31725,8 @@ static CUresult cuda_traced_cuTexRefSetBorderColor(cuda_cuTexRefSetBorderColor_f
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetBorderColor) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetBorderColor__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetBorderColor) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetBorderColor__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 377);
     CUresult tracer_result;
@@ -32119,9 +31804,8 @@ static CUresult cuda_traced_cuTexRefSetFlags(cuda_cuTexRefSetFlags_fn *tracer_re
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetFlags) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetFlags__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetFlags) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetFlags__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 378);
     CUresult tracer_result;
@@ -32197,9 +31881,8 @@ static CUresult cuda_traced_cuTexRefGetAddress_v2(cuda_cuTexRefGetAddress_v2_fn 
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetAddress_v2) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetAddress_v2__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetAddress_v2) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetAddress_v2__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 379);
     CUresult tracer_result;
@@ -32276,9 +31959,8 @@ static CUresult cuda_traced_cuTexRefGetArray(cuda_cuTexRefGetArray_fn *tracer_re
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetArray) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetArray__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetArray) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetArray__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 380);
     CUresult tracer_result;
@@ -32356,9 +32038,8 @@ static CUresult cuda_traced_cuTexRefGetMipmappedArray(cuda_cuTexRefGetMipmappedA
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmappedArray) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmappedArray__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmappedArray) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmappedArray__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 381);
     CUresult tracer_result;
@@ -32436,9 +32117,8 @@ static CUresult cuda_traced_cuTexRefGetAddressMode(cuda_cuTexRefGetAddressMode_f
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetAddressMode) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetAddressMode__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetAddressMode) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetAddressMode__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 382);
     CUresult tracer_result;
@@ -32518,9 +32198,8 @@ static CUresult cuda_traced_cuTexRefGetFilterMode(cuda_cuTexRefGetFilterMode_fn 
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetFilterMode) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetFilterMode__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetFilterMode) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetFilterMode__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 383);
     CUresult tracer_result;
@@ -32597,9 +32276,8 @@ static CUresult cuda_traced_cuTexRefGetFormat(cuda_cuTexRefGetFormat_fn *tracer_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetFormat) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetFormat__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetFormat) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetFormat__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 384);
     CUresult tracer_result;
@@ -32681,9 +32359,8 @@ static CUresult cuda_traced_cuTexRefGetMipmapFilterMode(cuda_cuTexRefGetMipmapFi
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmapFilterMode) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmapFilterMode__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmapFilterMode) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmapFilterMode__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 385);
     CUresult tracer_result;
@@ -32761,9 +32438,8 @@ static CUresult cuda_traced_cuTexRefGetMipmapLevelBias(cuda_cuTexRefGetMipmapLev
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmapLevelBias) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmapLevelBias__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmapLevelBias) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmapLevelBias__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 386);
     CUresult tracer_result;
@@ -32843,9 +32519,8 @@ static CUresult cuda_traced_cuTexRefGetMipmapLevelClamp(cuda_cuTexRefGetMipmapLe
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmapLevelClamp) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmapLevelClamp__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmapLevelClamp) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmapLevelClamp__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 387);
     CUresult tracer_result;
@@ -32929,9 +32604,8 @@ static CUresult cuda_traced_cuTexRefGetMaxAnisotropy(cuda_cuTexRefGetMaxAnisotro
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMaxAnisotropy) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMaxAnisotropy__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMaxAnisotropy) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMaxAnisotropy__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 388);
     CUresult tracer_result;
@@ -33009,9 +32683,8 @@ static CUresult cuda_traced_cuTexRefGetBorderColor(cuda_cuTexRefGetBorderColor_f
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetBorderColor) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetBorderColor__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetBorderColor) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetBorderColor__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 389);
     CUresult tracer_result;
@@ -33089,9 +32762,8 @@ static CUresult cuda_traced_cuTexRefGetFlags(cuda_cuTexRefGetFlags_fn *tracer_re
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetFlags) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetFlags__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetFlags) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetFlags__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 390);
     CUresult tracer_result;
@@ -33167,9 +32839,8 @@ static CUresult cuda_traced_cuTexRefCreate(cuda_cuTexRefCreate_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefCreate) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefCreate__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefCreate) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefCreate__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 391);
     CUresult tracer_result;
@@ -33243,9 +32914,8 @@ static CUresult cuda_traced_cuTexRefDestroy(cuda_cuTexRefDestroy_fn *tracer_real
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefDestroy) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefDestroy__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefDestroy) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefDestroy__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 392);
     CUresult tracer_result;
@@ -33319,9 +32989,8 @@ static CUresult cuda_traced_cuSurfRefSetArray(cuda_cuSurfRefSetArray_fn *tracer_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfRefSetArray) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfRefSetArray__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfRefSetArray) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfRefSetArray__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 393);
     CUresult tracer_result;
@@ -33401,9 +33070,8 @@ static CUresult cuda_traced_cuSurfRefGetArray(cuda_cuSurfRefGetArray_fn *tracer_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfRefGetArray) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfRefGetArray__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfRefGetArray) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfRefGetArray__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 394);
     CUresult tracer_result;
@@ -33482,9 +33150,8 @@ static CUresult cuda_traced_cuTexObjectCreate(cuda_cuTexObjectCreate_fn *tracer_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectCreate) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectCreate__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectCreate) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectCreate__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 395);
     CUresult tracer_result;
@@ -33568,9 +33235,8 @@ static CUresult cuda_traced_cuTexObjectDestroy(cuda_cuTexObjectDestroy_fn *trace
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectDestroy) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectDestroy__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectDestroy) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectDestroy__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 396);
     CUresult tracer_result;
@@ -33645,9 +33311,8 @@ static CUresult cuda_traced_cuTexObjectGetResourceDesc(cuda_cuTexObjectGetResour
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectGetResourceDesc) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectGetResourceDesc__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectGetResourceDesc) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectGetResourceDesc__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 397);
     CUresult tracer_result;
@@ -33725,9 +33390,8 @@ static CUresult cuda_traced_cuTexObjectGetTextureDesc(cuda_cuTexObjectGetTexture
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectGetTextureDesc) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectGetTextureDesc__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectGetTextureDesc) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectGetTextureDesc__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 398);
     CUresult tracer_result;
@@ -33805,9 +33469,8 @@ static CUresult cuda_traced_cuTexObjectGetResourceViewDesc(cuda_cuTexObjectGetRe
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectGetResourceViewDesc) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectGetResourceViewDesc__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectGetResourceViewDesc) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectGetResourceViewDesc__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 399);
     CUresult tracer_result;
@@ -33884,9 +33547,8 @@ static CUresult cuda_traced_cuSurfObjectCreate(cuda_cuSurfObjectCreate_fn *trace
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfObjectCreate) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfObjectCreate__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfObjectCreate) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfObjectCreate__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 400);
     CUresult tracer_result;
@@ -33963,9 +33625,8 @@ static CUresult cuda_traced_cuSurfObjectDestroy(cuda_cuSurfObjectDestroy_fn *tra
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfObjectDestroy) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfObjectDestroy__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfObjectDestroy) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfObjectDestroy__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 401);
     CUresult tracer_result;
@@ -34040,9 +33701,8 @@ static CUresult cuda_traced_cuSurfObjectGetResourceDesc(cuda_cuSurfObjectGetReso
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfObjectGetResourceDesc) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfObjectGetResourceDesc__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfObjectGetResourceDesc) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfObjectGetResourceDesc__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 402);
     CUresult tracer_result;
@@ -34131,9 +33791,8 @@ static CUresult cuda_traced_cuTensorMapEncodeTiled(cuda_cuTensorMapEncodeTiled_f
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapEncodeTiled) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapEncodeTiled__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapEncodeTiled) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapEncodeTiled__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 403);
     CUresult tracer_result;
@@ -34261,9 +33920,8 @@ static CUresult cuda_traced_cuTensorMapEncodeIm2col(cuda_cuTensorMapEncodeIm2col
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapEncodeIm2col) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapEncodeIm2col__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapEncodeIm2col) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapEncodeIm2col__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 404);
     CUresult tracer_result;
@@ -34407,9 +34065,8 @@ static CUresult cuda_traced_cuTensorMapEncodeIm2colWide(cuda_cuTensorMapEncodeIm
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapEncodeIm2colWide) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapEncodeIm2colWide__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapEncodeIm2colWide) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapEncodeIm2colWide__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 405);
     CUresult tracer_result;
@@ -34541,9 +34198,8 @@ static CUresult cuda_traced_cuTensorMapReplaceAddress(cuda_cuTensorMapReplaceAdd
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapReplaceAddress) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapReplaceAddress__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapReplaceAddress) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapReplaceAddress__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 406);
     CUresult tracer_result;
@@ -34620,9 +34276,8 @@ static CUresult cuda_traced_cuDeviceCanAccessPeer(cuda_cuDeviceCanAccessPeer_fn 
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceCanAccessPeer) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceCanAccessPeer__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceCanAccessPeer) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceCanAccessPeer__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 407);
     CUresult tracer_result;
@@ -34703,9 +34358,8 @@ static CUresult cuda_traced_cuCtxEnablePeerAccess(cuda_cuCtxEnablePeerAccess_fn 
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxEnablePeerAccess) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxEnablePeerAccess__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxEnablePeerAccess) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxEnablePeerAccess__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 408);
     CUresult tracer_result;
@@ -34781,9 +34435,8 @@ static CUresult cuda_traced_cuCtxDisablePeerAccess(cuda_cuCtxDisablePeerAccess_f
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxDisablePeerAccess) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxDisablePeerAccess__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxDisablePeerAccess) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxDisablePeerAccess__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 409);
     CUresult tracer_result;
@@ -34858,9 +34511,8 @@ static CUresult cuda_traced_cuDeviceGetP2PAttribute(cuda_cuDeviceGetP2PAttribute
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetP2PAttribute) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetP2PAttribute__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetP2PAttribute) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetP2PAttribute__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 410);
     CUresult tracer_result;
@@ -34947,9 +34599,8 @@ static CUresult cuda_traced_cuDeviceGetP2PAtomicCapabilities(cuda_cuDeviceGetP2P
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetP2PAtomicCapabilities) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetP2PAtomicCapabilities__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetP2PAtomicCapabilities) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetP2PAtomicCapabilities__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 411);
     CUresult tracer_result;
@@ -35038,9 +34689,8 @@ static CUresult cuda_traced_cuGraphicsUnregisterResource(cuda_cuGraphicsUnregist
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsUnregisterResource) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsUnregisterResource__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsUnregisterResource) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsUnregisterResource__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 412);
     CUresult tracer_result;
@@ -35118,9 +34768,8 @@ static CUresult cuda_traced_cuGraphicsSubResourceGetMappedArray(cuda_cuGraphicsS
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsSubResourceGetMappedArray) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsSubResourceGetMappedArray__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsSubResourceGetMappedArray) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsSubResourceGetMappedArray__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 413);
     CUresult tracer_result;
@@ -35205,9 +34854,8 @@ static CUresult cuda_traced_cuGraphicsResourceGetMappedMipmappedArray(cuda_cuGra
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsResourceGetMappedMipmappedArray) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsResourceGetMappedMipmappedArray__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsResourceGetMappedMipmappedArray) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsResourceGetMappedMipmappedArray__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 414);
     CUresult tracer_result;
@@ -35289,9 +34937,8 @@ static CUresult cuda_traced_cuGraphicsResourceGetMappedPointer_v2(cuda_cuGraphic
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsResourceGetMappedPointer_v2) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsResourceGetMappedPointer_v2__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsResourceGetMappedPointer_v2) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsResourceGetMappedPointer_v2__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 415);
     CUresult tracer_result;
@@ -35375,9 +35022,8 @@ static CUresult cuda_traced_cuGraphicsResourceSetMapFlags_v2(cuda_cuGraphicsReso
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsResourceSetMapFlags_v2) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsResourceSetMapFlags_v2__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsResourceSetMapFlags_v2) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsResourceSetMapFlags_v2__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 416);
     CUresult tracer_result;
@@ -35454,9 +35100,8 @@ static CUresult cuda_traced_cuGraphicsMapResources(cuda_cuGraphicsMapResources_f
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsMapResources) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsMapResources__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsMapResources) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsMapResources__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 417);
     CUresult tracer_result;
@@ -35538,9 +35183,8 @@ static CUresult cuda_traced_cuGraphicsUnmapResources(cuda_cuGraphicsUnmapResourc
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsUnmapResources) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsUnmapResources__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsUnmapResources) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsUnmapResources__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 418);
     CUresult tracer_result;
@@ -35697,9 +35341,8 @@ static CUresult cuda_traced_cuCoredumpGetAttribute(cuda_cuCoredumpGetAttribute_f
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpGetAttribute) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpGetAttribute__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpGetAttribute) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpGetAttribute__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 420);
     CUresult tracer_result;
@@ -35780,9 +35423,8 @@ static CUresult cuda_traced_cuCoredumpGetAttributeGlobal(cuda_cuCoredumpGetAttri
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpGetAttributeGlobal) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpGetAttributeGlobal__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpGetAttributeGlobal) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpGetAttributeGlobal__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 421);
     CUresult tracer_result;
@@ -35863,9 +35505,8 @@ static CUresult cuda_traced_cuCoredumpSetAttribute(cuda_cuCoredumpSetAttribute_f
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpSetAttribute) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpSetAttribute__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpSetAttribute) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpSetAttribute__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 422);
     CUresult tracer_result;
@@ -35946,9 +35587,8 @@ static CUresult cuda_traced_cuCoredumpSetAttributeGlobal(cuda_cuCoredumpSetAttri
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpSetAttributeGlobal) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpSetAttributeGlobal__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpSetAttributeGlobal) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpSetAttributeGlobal__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 423);
     CUresult tracer_result;
@@ -36028,9 +35668,8 @@ static CUresult cuda_traced_cuGetExportTable(cuda_cuGetExportTable_fn *tracer_re
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetExportTable) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetExportTable__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetExportTable) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetExportTable__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 424);
     CUresult tracer_result;
@@ -36109,9 +35748,8 @@ static CUresult cuda_traced_cuGreenCtxCreate(cuda_cuGreenCtxCreate_fn *tracer_re
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxCreate) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxCreate__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxCreate) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxCreate__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 425);
     CUresult tracer_result;
@@ -36194,9 +35832,8 @@ static CUresult cuda_traced_cuGreenCtxDestroy(cuda_cuGreenCtxDestroy_fn *tracer_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxDestroy) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxDestroy__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxDestroy) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxDestroy__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 426);
     CUresult tracer_result;
@@ -36270,9 +35907,8 @@ static CUresult cuda_traced_cuCtxFromGreenCtx(cuda_cuCtxFromGreenCtx_fn *tracer_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxFromGreenCtx) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxFromGreenCtx__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxFromGreenCtx) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxFromGreenCtx__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 427);
     CUresult tracer_result;
@@ -36349,9 +35985,8 @@ static CUresult cuda_traced_cuDeviceGetDevResource(cuda_cuDeviceGetDevResource_f
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetDevResource) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetDevResource__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetDevResource) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetDevResource__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 428);
     CUresult tracer_result;
@@ -36431,9 +36066,8 @@ static CUresult cuda_traced_cuCtxGetDevResource(cuda_cuCtxGetDevResource_fn *tra
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevResource) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevResource__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevResource) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevResource__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 429);
     CUresult tracer_result;
@@ -36513,9 +36147,8 @@ static CUresult cuda_traced_cuGreenCtxGetDevResource(cuda_cuGreenCtxGetDevResour
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxGetDevResource) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxGetDevResource__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxGetDevResource) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxGetDevResource__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 430);
     CUresult tracer_result;
@@ -36599,9 +36232,8 @@ static CUresult cuda_traced_cuDevSmResourceSplitByCount(cuda_cuDevSmResourceSpli
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevSmResourceSplitByCount) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevSmResourceSplitByCount__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevSmResourceSplitByCount) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevSmResourceSplitByCount__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 431);
     CUresult tracer_result;
@@ -36693,9 +36325,8 @@ static CUresult cuda_traced_cuDevResourceGenerateDesc(cuda_cuDevResourceGenerate
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevResourceGenerateDesc) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevResourceGenerateDesc__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevResourceGenerateDesc) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevResourceGenerateDesc__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 432);
     CUresult tracer_result;
@@ -36777,9 +36408,8 @@ static CUresult cuda_traced_cuGreenCtxRecordEvent(cuda_cuGreenCtxRecordEvent_fn 
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxRecordEvent) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxRecordEvent__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxRecordEvent) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxRecordEvent__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 433);
     CUresult tracer_result;
@@ -36855,9 +36485,8 @@ static CUresult cuda_traced_cuGreenCtxWaitEvent(cuda_cuGreenCtxWaitEvent_fn *tra
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxWaitEvent) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxWaitEvent__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxWaitEvent) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxWaitEvent__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 434);
     CUresult tracer_result;
@@ -36933,9 +36562,8 @@ static CUresult cuda_traced_cuStreamGetGreenCtx(cuda_cuStreamGetGreenCtx_fn *tra
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetGreenCtx) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetGreenCtx__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetGreenCtx) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetGreenCtx__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 435);
     CUresult tracer_result;
@@ -37013,9 +36641,8 @@ static CUresult cuda_traced_cuGreenCtxStreamCreate(cuda_cuGreenCtxStreamCreate_f
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxStreamCreate) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxStreamCreate__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxStreamCreate) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxStreamCreate__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 436);
     CUresult tracer_result;
@@ -37099,9 +36726,8 @@ static CUresult cuda_traced_cuGreenCtxGetId(cuda_cuGreenCtxGetId_fn *tracer_real
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxGetId) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxGetId__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxGetId) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxGetId__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 437);
     CUresult tracer_result;
@@ -37179,9 +36805,8 @@ static CUresult cuda_traced_cuLogsRegisterCallback(cuda_cuLogsRegisterCallback_f
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsRegisterCallback) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsRegisterCallback__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsRegisterCallback) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsRegisterCallback__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 438);
     CUresult tracer_result;
@@ -37263,9 +36888,8 @@ static CUresult cuda_traced_cuLogsUnregisterCallback(cuda_cuLogsUnregisterCallba
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsUnregisterCallback) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsUnregisterCallback__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsUnregisterCallback) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsUnregisterCallback__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 439);
     CUresult tracer_result;
@@ -37339,9 +36963,8 @@ static CUresult cuda_traced_cuLogsCurrent(cuda_cuLogsCurrent_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsCurrent) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsCurrent__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsCurrent) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsCurrent__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 440);
     CUresult tracer_result;
@@ -37418,9 +37041,8 @@ static CUresult cuda_traced_cuLogsDumpToFile(cuda_cuLogsDumpToFile_fn *tracer_re
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsDumpToFile) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsDumpToFile__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsDumpToFile) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsDumpToFile__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 441);
     CUresult tracer_result;
@@ -37501,9 +37123,8 @@ static CUresult cuda_traced_cuLogsDumpToMemory(cuda_cuLogsDumpToMemory_fn *trace
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsDumpToMemory) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsDumpToMemory__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsDumpToMemory) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsDumpToMemory__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 442);
     CUresult tracer_result;
@@ -37588,9 +37209,8 @@ static CUresult cuda_traced_cuCheckpointProcessGetRestoreThreadId(cuda_cuCheckpo
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessGetRestoreThreadId) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessGetRestoreThreadId__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessGetRestoreThreadId) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessGetRestoreThreadId__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 443);
     CUresult tracer_result;
@@ -37668,9 +37288,8 @@ static CUresult cuda_traced_cuCheckpointProcessGetState(cuda_cuCheckpointProcess
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessGetState) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessGetState__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessGetState) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessGetState__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 444);
     CUresult tracer_result;
@@ -37748,9 +37367,8 @@ static CUresult cuda_traced_cuCheckpointProcessLock(cuda_cuCheckpointProcessLock
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessLock) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessLock__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessLock) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessLock__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 445);
     CUresult tracer_result;
@@ -37826,9 +37444,8 @@ static CUresult cuda_traced_cuCheckpointProcessCheckpoint(cuda_cuCheckpointProce
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessCheckpoint) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessCheckpoint__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessCheckpoint) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessCheckpoint__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 446);
     CUresult tracer_result;
@@ -37905,9 +37522,8 @@ static CUresult cuda_traced_cuCheckpointProcessRestore(cuda_cuCheckpointProcessR
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessRestore) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessRestore__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessRestore) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessRestore__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 447);
     CUresult tracer_result;
@@ -37983,9 +37599,8 @@ static CUresult cuda_traced_cuCheckpointProcessUnlock(cuda_cuCheckpointProcessUn
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessUnlock) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessUnlock__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessUnlock) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessUnlock__full)) {
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", 448);
     CUresult tracer_result;

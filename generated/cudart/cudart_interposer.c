@@ -677,9 +677,8 @@ static cudaError_t cudart_traced_cudaDeviceReset(cudart_cudaDeviceReset_fn *trac
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceReset) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceReset__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceReset) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceReset__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 0);
     cudaError_t tracer_result;
@@ -750,9 +749,8 @@ static cudaError_t cudart_traced_cudaDeviceSynchronize(cudart_cudaDeviceSynchron
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSynchronize) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSynchronize__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSynchronize) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSynchronize__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 1);
     cudaError_t tracer_result;
@@ -824,9 +822,8 @@ static cudaError_t cudart_traced_cudaDeviceSetLimit(cudart_cudaDeviceSetLimit_fn
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetLimit) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetLimit__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetLimit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetLimit__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 2);
     cudaError_t tracer_result;
@@ -902,9 +899,8 @@ static cudaError_t cudart_traced_cudaDeviceGetLimit(cudart_cudaDeviceGetLimit_fn
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetLimit) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetLimit__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetLimit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetLimit__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 3);
     cudaError_t tracer_result;
@@ -983,9 +979,8 @@ static cudaError_t cudart_traced_cudaDeviceGetTexture1DLinearMaxWidth(cudart_cud
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetTexture1DLinearMaxWidth) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetTexture1DLinearMaxWidth__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetTexture1DLinearMaxWidth) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetTexture1DLinearMaxWidth__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 4);
     cudaError_t tracer_result;
@@ -1069,9 +1064,8 @@ static cudaError_t cudart_traced_cudaDeviceGetCacheConfig(cudart_cudaDeviceGetCa
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetCacheConfig) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetCacheConfig__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetCacheConfig) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetCacheConfig__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 5);
     cudaError_t tracer_result;
@@ -1148,9 +1142,8 @@ static cudaError_t cudart_traced_cudaDeviceGetStreamPriorityRange(cudart_cudaDev
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetStreamPriorityRange) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetStreamPriorityRange__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetStreamPriorityRange) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetStreamPriorityRange__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 6);
     cudaError_t tracer_result;
@@ -1229,9 +1222,8 @@ static cudaError_t cudart_traced_cudaDeviceSetCacheConfig(cudart_cudaDeviceSetCa
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetCacheConfig) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetCacheConfig__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetCacheConfig) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetCacheConfig__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 7);
     cudaError_t tracer_result;
@@ -1306,9 +1298,8 @@ static cudaError_t cudart_traced_cudaDeviceGetByPCIBusId(cudart_cudaDeviceGetByP
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetByPCIBusId) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetByPCIBusId__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetByPCIBusId) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetByPCIBusId__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 8);
     cudaError_t tracer_result;
@@ -1386,9 +1377,8 @@ static cudaError_t cudart_traced_cudaDeviceGetPCIBusId(cudart_cudaDeviceGetPCIBu
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetPCIBusId) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetPCIBusId__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetPCIBusId) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetPCIBusId__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 9);
     cudaError_t tracer_result;
@@ -1469,9 +1459,8 @@ static cudaError_t cudart_traced_cudaIpcGetEventHandle(cudart_cudaIpcGetEventHan
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcGetEventHandle) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcGetEventHandle__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcGetEventHandle) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcGetEventHandle__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 10);
     cudaError_t tracer_result;
@@ -1549,9 +1538,8 @@ static cudaError_t cudart_traced_cudaIpcOpenEventHandle(cudart_cudaIpcOpenEventH
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcOpenEventHandle) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcOpenEventHandle__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcOpenEventHandle) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcOpenEventHandle__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 11);
     cudaError_t tracer_result;
@@ -1628,9 +1616,8 @@ static cudaError_t cudart_traced_cudaIpcGetMemHandle(cudart_cudaIpcGetMemHandle_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcGetMemHandle) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcGetMemHandle__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcGetMemHandle) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcGetMemHandle__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 12);
     cudaError_t tracer_result;
@@ -1706,9 +1693,8 @@ static cudaError_t cudart_traced_cudaIpcOpenMemHandle(cudart_cudaIpcOpenMemHandl
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcOpenMemHandle) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcOpenMemHandle__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcOpenMemHandle) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcOpenMemHandle__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 13);
     cudaError_t tracer_result;
@@ -1786,9 +1772,8 @@ static cudaError_t cudart_traced_cudaIpcCloseMemHandle(cudart_cudaIpcCloseMemHan
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcCloseMemHandle) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcCloseMemHandle__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcCloseMemHandle) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcCloseMemHandle__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 14);
     cudaError_t tracer_result;
@@ -1863,9 +1848,8 @@ static cudaError_t cudart_traced_cudaDeviceFlushGPUDirectRDMAWrites(cudart_cudaD
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceFlushGPUDirectRDMAWrites) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceFlushGPUDirectRDMAWrites__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceFlushGPUDirectRDMAWrites) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceFlushGPUDirectRDMAWrites__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 15);
     cudaError_t tracer_result;
@@ -1946,9 +1930,8 @@ static cudaError_t cudart_traced_cudaDeviceRegisterAsyncNotification(cudart_cuda
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceRegisterAsyncNotification) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceRegisterAsyncNotification__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceRegisterAsyncNotification) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceRegisterAsyncNotification__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 16);
     cudaError_t tracer_result;
@@ -2034,9 +2017,8 @@ static cudaError_t cudart_traced_cudaDeviceUnregisterAsyncNotification(cudart_cu
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceUnregisterAsyncNotification) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceUnregisterAsyncNotification__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceUnregisterAsyncNotification) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceUnregisterAsyncNotification__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 17);
     cudaError_t tracer_result;
@@ -2114,9 +2096,8 @@ static cudaError_t cudart_traced_cudaDeviceGetSharedMemConfig(cudart_cudaDeviceG
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetSharedMemConfig) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetSharedMemConfig__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetSharedMemConfig) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetSharedMemConfig__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 18);
     cudaError_t tracer_result;
@@ -2192,9 +2173,8 @@ static cudaError_t cudart_traced_cudaDeviceSetSharedMemConfig(cudart_cudaDeviceS
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetSharedMemConfig) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetSharedMemConfig__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetSharedMemConfig) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetSharedMemConfig__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 19);
     cudaError_t tracer_result;
@@ -2266,15 +2246,26 @@ static cudaError_t cudart_traced_cudaGetLastError(cudart_cudaGetLastError_fn *tr
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real();
   }
+  /* A function the spec counts (trace.counted), outside full mode: the call adds to its
+   * thread's entry for it, which counts every call and times one in 16, on the counting
+   * clock (tracer_count_now), cheaper than the trace clock. */
+  if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetLastError__full)) {
+    cudart_depth++;
+    tracer_inflight_push("cudart", 20);
+    cudaError_t tracer_result;
+    bool tracer_timed = tracer_count_timed("cudart", 20);
+    uint64_t tracer_start = tracer_timed ? tracer_count_now() : 0;
+    tracer_result = tracer_real();
+    uint64_t tracer_ticks = tracer_timed ? tracer_count_since(tracer_start) : 0;
+    tracer_inflight_pop();
+    tracer_count_call("cudart", 20, (int64_t)tracer_result, tracer_timed, tracer_ticks);
+    cudart_depth--;
+    return tracer_result;
+  }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
-   * (runtime/tracer_call_batch.h); a function the spec counts (trace.counted),
-   * outside full mode, into the thread's entry for it, which keeps its calls' number and
-   * times. */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetLastError) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetLastError__full);
-  bool tracer_counted =
-      tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetLastError__full);
-  if (tracer_batched || tracer_counted) {
+   * (runtime/tracer_call_batch.h). */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetLastError) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetLastError__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 20);
     cudaError_t tracer_result;
@@ -2283,11 +2274,8 @@ static cudaError_t cudart_traced_cudaGetLastError(cudart_cudaGetLastError_fn *tr
     tracer_result = tracer_real();
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    if (tracer_counted)
-      tracer_count_call("cudart", 20, (int64_t)tracer_result, tracer_end - tracer_start);
-    else
-      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                        tracer_record_call(20, tracer_depth, (int64_t)tracer_result));
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(20, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -2346,15 +2334,26 @@ static cudaError_t cudart_traced_cudaPeekAtLastError(cudart_cudaPeekAtLastError_
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real();
   }
+  /* A function the spec counts (trace.counted), outside full mode: the call adds to its
+   * thread's entry for it, which counts every call and times one in 16, on the counting
+   * clock (tracer_count_now), cheaper than the trace clock. */
+  if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPeekAtLastError__full)) {
+    cudart_depth++;
+    tracer_inflight_push("cudart", 21);
+    cudaError_t tracer_result;
+    bool tracer_timed = tracer_count_timed("cudart", 21);
+    uint64_t tracer_start = tracer_timed ? tracer_count_now() : 0;
+    tracer_result = tracer_real();
+    uint64_t tracer_ticks = tracer_timed ? tracer_count_since(tracer_start) : 0;
+    tracer_inflight_pop();
+    tracer_count_call("cudart", 21, (int64_t)tracer_result, tracer_timed, tracer_ticks);
+    cudart_depth--;
+    return tracer_result;
+  }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
-   * (runtime/tracer_call_batch.h); a function the spec counts (trace.counted),
-   * outside full mode, into the thread's entry for it, which keeps its calls' number and
-   * times. */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPeekAtLastError) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPeekAtLastError__full);
-  bool tracer_counted =
-      tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPeekAtLastError__full);
-  if (tracer_batched || tracer_counted) {
+   * (runtime/tracer_call_batch.h). */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPeekAtLastError) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPeekAtLastError__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 21);
     cudaError_t tracer_result;
@@ -2363,11 +2362,8 @@ static cudaError_t cudart_traced_cudaPeekAtLastError(cudart_cudaPeekAtLastError_
     tracer_result = tracer_real();
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    if (tracer_counted)
-      tracer_count_call("cudart", 21, (int64_t)tracer_result, tracer_end - tracer_start);
-    else
-      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                        tracer_record_call(21, tracer_depth, (int64_t)tracer_result));
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(21, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -2428,9 +2424,8 @@ static const char *cudart_traced_cudaGetErrorName(cudart_cudaGetErrorName_fn *tr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetErrorName) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetErrorName__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetErrorName) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetErrorName__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 22);
     const char *tracer_result;
@@ -2504,9 +2499,8 @@ static const char *cudart_traced_cudaGetErrorString(cudart_cudaGetErrorString_fn
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetErrorString) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetErrorString__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetErrorString) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetErrorString__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 23);
     const char *tracer_result;
@@ -2580,9 +2574,8 @@ static cudaError_t cudart_traced_cudaGetDeviceCount(cudart_cudaGetDeviceCount_fn
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceCount) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceCount__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceCount) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceCount__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 24);
     cudaError_t tracer_result;
@@ -2657,9 +2650,8 @@ static cudaError_t cudart_traced_cudaGetDeviceProperties(cudart_cudaGetDevicePro
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceProperties) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceProperties__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceProperties) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceProperties__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 25);
     cudaError_t tracer_result;
@@ -2736,9 +2728,8 @@ static cudaError_t cudart_traced_cudaDeviceGetAttribute(cudart_cudaDeviceGetAttr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetAttribute) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetAttribute__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetAttribute) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetAttribute__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 26);
     cudaError_t tracer_result;
@@ -2820,9 +2811,8 @@ static cudaError_t cudart_traced_cudaDeviceGetHostAtomicCapabilities(cudart_cuda
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetHostAtomicCapabilities) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetHostAtomicCapabilities__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetHostAtomicCapabilities) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetHostAtomicCapabilities__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 27);
     cudaError_t tracer_result;
@@ -2907,9 +2897,8 @@ static cudaError_t cudart_traced_cudaDeviceGetDefaultMemPool(cudart_cudaDeviceGe
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetDefaultMemPool) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetDefaultMemPool__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetDefaultMemPool) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetDefaultMemPool__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 28);
     cudaError_t tracer_result;
@@ -2987,9 +2976,8 @@ static cudaError_t cudart_traced_cudaDeviceSetMemPool(cudart_cudaDeviceSetMemPoo
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetMemPool) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetMemPool__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetMemPool) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetMemPool__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 29);
     cudaError_t tracer_result;
@@ -3066,9 +3054,8 @@ static cudaError_t cudart_traced_cudaDeviceGetMemPool(cudart_cudaDeviceGetMemPoo
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetMemPool) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetMemPool__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetMemPool) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetMemPool__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 30);
     cudaError_t tracer_result;
@@ -3147,9 +3134,8 @@ static cudaError_t cudart_traced_cudaDeviceGetNvSciSyncAttributes(cudart_cudaDev
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetNvSciSyncAttributes) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetNvSciSyncAttributes__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetNvSciSyncAttributes) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetNvSciSyncAttributes__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 31);
     cudaError_t tracer_result;
@@ -3230,9 +3216,8 @@ static cudaError_t cudart_traced_cudaDeviceGetP2PAttribute(cudart_cudaDeviceGetP
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetP2PAttribute) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetP2PAttribute__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetP2PAttribute) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetP2PAttribute__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 32);
     cudaError_t tracer_result;
@@ -3319,9 +3304,8 @@ static cudaError_t cudart_traced_cudaDeviceGetP2PAtomicCapabilities(cudart_cudaD
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetP2PAtomicCapabilities) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetP2PAtomicCapabilities__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetP2PAtomicCapabilities) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetP2PAtomicCapabilities__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 33);
     cudaError_t tracer_result;
@@ -3410,9 +3394,8 @@ static cudaError_t cudart_traced_cudaChooseDevice(cudart_cudaChooseDevice_fn *tr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaChooseDevice) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaChooseDevice__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaChooseDevice) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaChooseDevice__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 34);
     cudaError_t tracer_result;
@@ -3489,9 +3472,8 @@ static cudaError_t cudart_traced_cudaInitDevice(cudart_cudaInitDevice_fn *tracer
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaInitDevice) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaInitDevice__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaInitDevice) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaInitDevice__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 35);
     cudaError_t tracer_result;
@@ -3570,9 +3552,8 @@ static cudaError_t cudart_traced_cudaSetDevice(cudart_cudaSetDevice_fn *tracer_r
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetDevice) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetDevice__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetDevice) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetDevice__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 36);
     cudaError_t tracer_result;
@@ -3643,15 +3624,26 @@ static cudaError_t cudart_traced_cudaGetDevice(cudart_cudaGetDevice_fn *tracer_r
   if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device);
   }
+  /* A function the spec counts (trace.counted), outside full mode: the call adds to its
+   * thread's entry for it, which counts every call and times one in 16, on the counting
+   * clock (tracer_count_now), cheaper than the trace clock. */
+  if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDevice__full)) {
+    cudart_depth++;
+    tracer_inflight_push("cudart", 37);
+    cudaError_t tracer_result;
+    bool tracer_timed = tracer_count_timed("cudart", 37);
+    uint64_t tracer_start = tracer_timed ? tracer_count_now() : 0;
+    tracer_result = tracer_real(device);
+    uint64_t tracer_ticks = tracer_timed ? tracer_count_since(tracer_start) : 0;
+    tracer_inflight_pop();
+    tracer_count_call("cudart", 37, (int64_t)tracer_result, tracer_timed, tracer_ticks);
+    cudart_depth--;
+    return tracer_result;
+  }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
-   * (runtime/tracer_call_batch.h); a function the spec counts (trace.counted),
-   * outside full mode, into the thread's entry for it, which keeps its calls' number and
-   * times. */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDevice) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDevice__full);
-  bool tracer_counted =
-      tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDevice__full);
-  if (tracer_batched || tracer_counted) {
+   * (runtime/tracer_call_batch.h). */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDevice) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDevice__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 37);
     cudaError_t tracer_result;
@@ -3660,11 +3652,8 @@ static cudaError_t cudart_traced_cudaGetDevice(cudart_cudaGetDevice_fn *tracer_r
     tracer_result = tracer_real(device);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    if (tracer_counted)
-      tracer_count_call("cudart", 37, (int64_t)tracer_result, tracer_end - tracer_start);
-    else
-      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                        tracer_record_call(37, tracer_depth, (int64_t)tracer_result));
+    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                      tracer_record_call(37, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -3729,9 +3718,8 @@ static cudaError_t cudart_traced_cudaSetValidDevices(cudart_cudaSetValidDevices_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetValidDevices) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetValidDevices__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetValidDevices) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetValidDevices__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 38);
     cudaError_t tracer_result;
@@ -3808,9 +3796,8 @@ static cudaError_t cudart_traced_cudaSetDeviceFlags(cudart_cudaSetDeviceFlags_fn
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetDeviceFlags) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetDeviceFlags__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetDeviceFlags) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetDeviceFlags__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 39);
     cudaError_t tracer_result;
@@ -3883,9 +3870,8 @@ static cudaError_t cudart_traced_cudaGetDeviceFlags(cudart_cudaGetDeviceFlags_fn
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceFlags) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceFlags__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceFlags) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceFlags__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 40);
     cudaError_t tracer_result;
@@ -3959,9 +3945,8 @@ static cudaError_t cudart_traced_cudaStreamCreate(cudart_cudaStreamCreate_fn *tr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreate) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreate__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreate) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreate__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 41);
     cudaError_t tracer_result;
@@ -4037,9 +4022,8 @@ static cudaError_t cudart_traced_cudaStreamCreateWithFlags(cudart_cudaStreamCrea
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreateWithFlags) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreateWithFlags__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreateWithFlags) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreateWithFlags__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 42);
     cudaError_t tracer_result;
@@ -4118,9 +4102,8 @@ static cudaError_t cudart_traced_cudaStreamCreateWithPriority(cudart_cudaStreamC
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreateWithPriority) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreateWithPriority__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreateWithPriority) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreateWithPriority__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 43);
     cudaError_t tracer_result;
@@ -4201,9 +4184,8 @@ static cudaError_t cudart_traced_cudaStreamGetPriority(cudart_cudaStreamGetPrior
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetPriority) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetPriority__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetPriority) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetPriority__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 44);
     cudaError_t tracer_result;
@@ -4281,9 +4263,8 @@ static cudaError_t cudart_traced_cudaStreamGetFlags(cudart_cudaStreamGetFlags_fn
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetFlags) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetFlags__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetFlags) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetFlags__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 45);
     cudaError_t tracer_result;
@@ -4360,9 +4341,8 @@ static cudaError_t cudart_traced_cudaStreamGetId(cudart_cudaStreamGetId_fn *trac
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetId) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetId__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetId) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetId__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 46);
     cudaError_t tracer_result;
@@ -4439,9 +4419,8 @@ static cudaError_t cudart_traced_cudaStreamGetDevice(cudart_cudaStreamGetDevice_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetDevice) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetDevice__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetDevice) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetDevice__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 47);
     cudaError_t tracer_result;
@@ -4518,9 +4497,8 @@ static cudaError_t cudart_traced_cudaCtxResetPersistingL2Cache(cudart_cudaCtxRes
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCtxResetPersistingL2Cache) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCtxResetPersistingL2Cache__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCtxResetPersistingL2Cache) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCtxResetPersistingL2Cache__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 48);
     cudaError_t tracer_result;
@@ -4592,9 +4570,8 @@ static cudaError_t cudart_traced_cudaStreamCopyAttributes(cudart_cudaStreamCopyA
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCopyAttributes) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCopyAttributes__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCopyAttributes) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCopyAttributes__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 49);
     cudaError_t tracer_result;
@@ -4672,9 +4649,8 @@ static cudaError_t cudart_traced_cudaStreamGetAttribute(cudart_cudaStreamGetAttr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetAttribute) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetAttribute__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetAttribute) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetAttribute__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 50);
     cudaError_t tracer_result;
@@ -4757,9 +4733,8 @@ static cudaError_t cudart_traced_cudaStreamSetAttribute(cudart_cudaStreamSetAttr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamSetAttribute) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamSetAttribute__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamSetAttribute) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamSetAttribute__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 51);
     cudaError_t tracer_result;
@@ -4838,9 +4813,8 @@ static cudaError_t cudart_traced_cudaStreamDestroy(cudart_cudaStreamDestroy_fn *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamDestroy) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamDestroy__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamDestroy) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamDestroy__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 52);
     cudaError_t tracer_result;
@@ -4914,9 +4888,8 @@ static cudaError_t cudart_traced_cudaStreamWaitEvent(cudart_cudaStreamWaitEvent_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamWaitEvent) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamWaitEvent__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamWaitEvent) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamWaitEvent__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 53);
     cudaError_t tracer_result;
@@ -4997,9 +4970,8 @@ static cudaError_t cudart_traced_cudaStreamAddCallback(cudart_cudaStreamAddCallb
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamAddCallback) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamAddCallback__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamAddCallback) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamAddCallback__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 54);
     cudaError_t tracer_result;
@@ -5082,9 +5054,8 @@ static cudaError_t cudart_traced_cudaStreamSynchronize(cudart_cudaStreamSynchron
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamSynchronize) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamSynchronize__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamSynchronize) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamSynchronize__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 55);
     cudaError_t tracer_result;
@@ -5157,9 +5128,8 @@ static cudaError_t cudart_traced_cudaStreamQuery(cudart_cudaStreamQuery_fn *trac
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamQuery) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamQuery__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamQuery) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamQuery__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 56);
     cudaError_t tracer_result;
@@ -5234,9 +5204,8 @@ static cudaError_t cudart_traced_cudaStreamAttachMemAsync(cudart_cudaStreamAttac
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamAttachMemAsync) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamAttachMemAsync__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamAttachMemAsync) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamAttachMemAsync__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 57);
     cudaError_t tracer_result;
@@ -5320,9 +5289,8 @@ static cudaError_t cudart_traced_cudaStreamBeginCapture(cudart_cudaStreamBeginCa
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamBeginCapture) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamBeginCapture__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamBeginCapture) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamBeginCapture__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 58);
     cudaError_t tracer_result;
@@ -5404,9 +5372,8 @@ static cudaError_t cudart_traced_cudaStreamBeginCaptureToGraph(cudart_cudaStream
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamBeginCaptureToGraph) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamBeginCaptureToGraph__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamBeginCaptureToGraph) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamBeginCaptureToGraph__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 59);
     cudaError_t tracer_result;
@@ -5497,9 +5464,8 @@ static cudaError_t cudart_traced_cudaThreadExchangeStreamCaptureMode(cudart_cuda
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaThreadExchangeStreamCaptureMode) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaThreadExchangeStreamCaptureMode__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaThreadExchangeStreamCaptureMode) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaThreadExchangeStreamCaptureMode__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 60);
     cudaError_t tracer_result;
@@ -5575,9 +5541,8 @@ static cudaError_t cudart_traced_cudaStreamEndCapture(cudart_cudaStreamEndCaptur
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamEndCapture) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamEndCapture__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamEndCapture) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamEndCapture__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 61);
     cudaError_t tracer_result;
@@ -5656,9 +5621,8 @@ static cudaError_t cudart_traced_cudaStreamIsCapturing(cudart_cudaStreamIsCaptur
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamIsCapturing) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamIsCapturing__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamIsCapturing) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamIsCapturing__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 62);
     cudaError_t tracer_result;
@@ -5743,9 +5707,8 @@ static cudaError_t cudart_traced_cudaStreamGetCaptureInfo(cudart_cudaStreamGetCa
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetCaptureInfo) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetCaptureInfo__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetCaptureInfo) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetCaptureInfo__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 63);
     cudaError_t tracer_result;
@@ -5854,9 +5817,8 @@ static cudaError_t cudart_traced_cudaStreamUpdateCaptureDependencies(cudart_cuda
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamUpdateCaptureDependencies) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamUpdateCaptureDependencies__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamUpdateCaptureDependencies) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamUpdateCaptureDependencies__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 64);
     cudaError_t tracer_result;
@@ -5944,9 +5906,8 @@ static cudaError_t cudart_traced_cudaEventCreate(cudart_cudaEventCreate_fn *trac
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventCreate) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventCreate__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventCreate) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventCreate__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 65);
     cudaError_t tracer_result;
@@ -6021,9 +5982,8 @@ static cudaError_t cudart_traced_cudaEventCreateWithFlags(cudart_cudaEventCreate
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventCreateWithFlags) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventCreateWithFlags__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventCreateWithFlags) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventCreateWithFlags__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 66);
     cudaError_t tracer_result;
@@ -6101,9 +6061,8 @@ static cudaError_t cudart_traced_cudaEventRecord(cudart_cudaEventRecord_fn *trac
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventRecord) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventRecord__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventRecord) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventRecord__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 67);
     cudaError_t tracer_result;
@@ -6180,9 +6139,8 @@ static cudaError_t cudart_traced_cudaEventRecordWithFlags(cudart_cudaEventRecord
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventRecordWithFlags) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventRecordWithFlags__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventRecordWithFlags) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventRecordWithFlags__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 68);
     cudaError_t tracer_result;
@@ -6260,9 +6218,8 @@ static cudaError_t cudart_traced_cudaEventQuery(cudart_cudaEventQuery_fn *tracer
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventQuery) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventQuery__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventQuery) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventQuery__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 69);
     cudaError_t tracer_result;
@@ -6335,9 +6292,8 @@ static cudaError_t cudart_traced_cudaEventSynchronize(cudart_cudaEventSynchroniz
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventSynchronize) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventSynchronize__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventSynchronize) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventSynchronize__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 70);
     cudaError_t tracer_result;
@@ -6410,9 +6366,8 @@ static cudaError_t cudart_traced_cudaEventDestroy(cudart_cudaEventDestroy_fn *tr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventDestroy) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventDestroy__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventDestroy) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventDestroy__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 71);
     cudaError_t tracer_result;
@@ -6486,9 +6441,8 @@ static cudaError_t cudart_traced_cudaEventElapsedTime(cudart_cudaEventElapsedTim
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventElapsedTime) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventElapsedTime__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventElapsedTime) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventElapsedTime__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 72);
     cudaError_t tracer_result;
@@ -6569,9 +6523,8 @@ static cudaError_t cudart_traced_cudaImportExternalMemory(cudart_cudaImportExter
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaImportExternalMemory) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaImportExternalMemory__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaImportExternalMemory) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaImportExternalMemory__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 73);
     cudaError_t tracer_result;
@@ -6652,9 +6605,8 @@ static cudaError_t cudart_traced_cudaExternalMemoryGetMappedBuffer(cudart_cudaEx
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaExternalMemoryGetMappedBuffer) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaExternalMemoryGetMappedBuffer__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaExternalMemoryGetMappedBuffer) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaExternalMemoryGetMappedBuffer__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 74);
     cudaError_t tracer_result;
@@ -6738,9 +6690,8 @@ static cudaError_t cudart_traced_cudaExternalMemoryGetMappedMipmappedArray(cudar
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaExternalMemoryGetMappedMipmappedArray) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaExternalMemoryGetMappedMipmappedArray__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaExternalMemoryGetMappedMipmappedArray) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaExternalMemoryGetMappedMipmappedArray__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 75);
     cudaError_t tracer_result;
@@ -6824,9 +6775,8 @@ static cudaError_t cudart_traced_cudaDestroyExternalMemory(cudart_cudaDestroyExt
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyExternalMemory) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyExternalMemory__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyExternalMemory) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyExternalMemory__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 76);
     cudaError_t tracer_result;
@@ -6901,9 +6851,8 @@ static cudaError_t cudart_traced_cudaImportExternalSemaphore(cudart_cudaImportEx
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaImportExternalSemaphore) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaImportExternalSemaphore__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaImportExternalSemaphore) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaImportExternalSemaphore__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 77);
     cudaError_t tracer_result;
@@ -6985,9 +6934,8 @@ static cudaError_t cudart_traced_cudaSignalExternalSemaphoresAsync(cudart_cudaSi
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSignalExternalSemaphoresAsync) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSignalExternalSemaphoresAsync__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSignalExternalSemaphoresAsync) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSignalExternalSemaphoresAsync__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 78);
     cudaError_t tracer_result;
@@ -7075,9 +7023,8 @@ static cudaError_t cudart_traced_cudaWaitExternalSemaphoresAsync(cudart_cudaWait
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaWaitExternalSemaphoresAsync) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaWaitExternalSemaphoresAsync__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaWaitExternalSemaphoresAsync) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaWaitExternalSemaphoresAsync__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 79);
     cudaError_t tracer_result;
@@ -7162,9 +7109,8 @@ static cudaError_t cudart_traced_cudaDestroyExternalSemaphore(cudart_cudaDestroy
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyExternalSemaphore) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyExternalSemaphore__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyExternalSemaphore) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyExternalSemaphore__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 80);
     cudaError_t tracer_result;
@@ -7240,9 +7186,8 @@ static cudaError_t cudart_traced_cudaLaunchKernel(cudart_cudaLaunchKernel_fn *tr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchKernel) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchKernel__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchKernel) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchKernel__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 81);
     cudaError_t tracer_result;
@@ -7330,9 +7275,8 @@ static cudaError_t cudart_traced_cudaLaunchKernelExC(cudart_cudaLaunchKernelExC_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchKernelExC) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchKernelExC__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchKernelExC) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchKernelExC__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 82);
     cudaError_t tracer_result;
@@ -7414,9 +7358,8 @@ static cudaError_t cudart_traced_cudaLaunchCooperativeKernel(cudart_cudaLaunchCo
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchCooperativeKernel) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchCooperativeKernel__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchCooperativeKernel) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchCooperativeKernel__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 83);
     cudaError_t tracer_result;
@@ -7503,9 +7446,8 @@ static cudaError_t cudart_traced_cudaFuncSetCacheConfig(cudart_cudaFuncSetCacheC
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetCacheConfig) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetCacheConfig__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetCacheConfig) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetCacheConfig__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 84);
     cudaError_t tracer_result;
@@ -7583,9 +7525,8 @@ static cudaError_t cudart_traced_cudaFuncGetAttributes(cudart_cudaFuncGetAttribu
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetAttributes) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetAttributes__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetAttributes) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetAttributes__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 85);
     cudaError_t tracer_result;
@@ -7661,9 +7602,8 @@ static cudaError_t cudart_traced_cudaFuncSetAttribute(cudart_cudaFuncSetAttribut
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetAttribute) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetAttribute__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetAttribute) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetAttribute__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 86);
     cudaError_t tracer_result;
@@ -7742,9 +7682,8 @@ static cudaError_t cudart_traced_cudaFuncGetName(cudart_cudaFuncGetName_fn *trac
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetName) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetName__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetName) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetName__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 87);
     cudaError_t tracer_result;
@@ -7822,9 +7761,8 @@ static cudaError_t cudart_traced_cudaFuncGetParamInfo(cudart_cudaFuncGetParamInf
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetParamInfo) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetParamInfo__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetParamInfo) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetParamInfo__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 88);
     cudaError_t tracer_result;
@@ -7909,9 +7847,8 @@ static cudaError_t cudart_traced_cudaLaunchHostFunc(cudart_cudaLaunchHostFunc_fn
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchHostFunc) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchHostFunc__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchHostFunc) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchHostFunc__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 89);
     cudaError_t tracer_result;
@@ -7991,9 +7928,8 @@ static cudaError_t cudart_traced_cudaFuncSetSharedMemConfig(cudart_cudaFuncSetSh
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetSharedMemConfig) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetSharedMemConfig__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetSharedMemConfig) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetSharedMemConfig__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 90);
     cudaError_t tracer_result;
@@ -8073,9 +8009,8 @@ static cudaError_t cudart_traced_cudaOccupancyMaxActiveBlocksPerMultiprocessor(c
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessor) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessor__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessor) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessor__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 91);
     cudaError_t tracer_result;
@@ -8164,9 +8099,8 @@ static cudaError_t cudart_traced_cudaOccupancyAvailableDynamicSMemPerBlock(cudar
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyAvailableDynamicSMemPerBlock) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyAvailableDynamicSMemPerBlock__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyAvailableDynamicSMemPerBlock) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyAvailableDynamicSMemPerBlock__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 92);
     cudaError_t tracer_result;
@@ -8256,9 +8190,8 @@ static cudaError_t cudart_traced_cudaOccupancyMaxActiveBlocksPerMultiprocessorWi
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 93);
     cudaError_t tracer_result;
@@ -8353,9 +8286,8 @@ static cudaError_t cudart_traced_cudaOccupancyMaxPotentialClusterSize(cudart_cud
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxPotentialClusterSize) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxPotentialClusterSize__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxPotentialClusterSize) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxPotentialClusterSize__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 94);
     cudaError_t tracer_result;
@@ -8439,9 +8371,8 @@ static cudaError_t cudart_traced_cudaOccupancyMaxActiveClusters(cudart_cudaOccup
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveClusters) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveClusters__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveClusters) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveClusters__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 95);
     cudaError_t tracer_result;
@@ -8523,9 +8454,8 @@ static cudaError_t cudart_traced_cudaMallocManaged(cudart_cudaMallocManaged_fn *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocManaged) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocManaged__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocManaged) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocManaged__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 96);
     cudaError_t tracer_result;
@@ -8604,9 +8534,8 @@ static cudaError_t cudart_traced_cudaMalloc(cudart_cudaMalloc_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 97);
     cudaError_t tracer_result;
@@ -8682,9 +8611,8 @@ static cudaError_t cudart_traced_cudaMallocHost(cudart_cudaMallocHost_fn *tracer
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocHost) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocHost__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocHost) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocHost__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 98);
     cudaError_t tracer_result;
@@ -8761,9 +8689,8 @@ static cudaError_t cudart_traced_cudaMallocPitch(cudart_cudaMallocPitch_fn *trac
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocPitch) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocPitch__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocPitch) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocPitch__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 99);
     cudaError_t tracer_result;
@@ -8848,9 +8775,8 @@ static cudaError_t cudart_traced_cudaMallocArray(cudart_cudaMallocArray_fn *trac
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocArray) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocArray__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocArray) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocArray__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 100);
     cudaError_t tracer_result;
@@ -8935,9 +8861,8 @@ static cudaError_t cudart_traced_cudaFree(cudart_cudaFree_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFree) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFree__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFree) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFree__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 101);
     cudaError_t tracer_result;
@@ -9010,9 +8935,8 @@ static cudaError_t cudart_traced_cudaFreeHost(cudart_cudaFreeHost_fn *tracer_rea
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeHost) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeHost__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeHost) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeHost__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 102);
     cudaError_t tracer_result;
@@ -9085,9 +9009,8 @@ static cudaError_t cudart_traced_cudaFreeArray(cudart_cudaFreeArray_fn *tracer_r
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeArray) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeArray__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeArray) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeArray__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 103);
     cudaError_t tracer_result;
@@ -9161,9 +9084,8 @@ static cudaError_t cudart_traced_cudaFreeMipmappedArray(cudart_cudaFreeMipmapped
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeMipmappedArray) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeMipmappedArray__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeMipmappedArray) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeMipmappedArray__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 104);
     cudaError_t tracer_result;
@@ -9238,9 +9160,8 @@ static cudaError_t cudart_traced_cudaHostAlloc(cudart_cudaHostAlloc_fn *tracer_r
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostAlloc) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostAlloc__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostAlloc) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostAlloc__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 105);
     cudaError_t tracer_result;
@@ -9319,9 +9240,8 @@ static cudaError_t cudart_traced_cudaHostRegister(cudart_cudaHostRegister_fn *tr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostRegister) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostRegister__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostRegister) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostRegister__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 106);
     cudaError_t tracer_result;
@@ -9398,9 +9318,8 @@ static cudaError_t cudart_traced_cudaHostUnregister(cudart_cudaHostUnregister_fn
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostUnregister) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostUnregister__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostUnregister) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostUnregister__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 107);
     cudaError_t tracer_result;
@@ -9474,9 +9393,8 @@ static cudaError_t cudart_traced_cudaHostGetDevicePointer(cudart_cudaHostGetDevi
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostGetDevicePointer) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostGetDevicePointer__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostGetDevicePointer) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostGetDevicePointer__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 108);
     cudaError_t tracer_result;
@@ -9556,9 +9474,8 @@ static cudaError_t cudart_traced_cudaHostGetFlags(cudart_cudaHostGetFlags_fn *tr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostGetFlags) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostGetFlags__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostGetFlags) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostGetFlags__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 109);
     cudaError_t tracer_result;
@@ -9636,9 +9553,8 @@ static cudaError_t cudart_traced_cudaMalloc3D(cudart_cudaMalloc3D_fn *tracer_rea
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc3D) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc3D__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc3D) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc3D__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 110);
     cudaError_t tracer_result;
@@ -9714,9 +9630,8 @@ static cudaError_t cudart_traced_cudaMalloc3DArray(cudart_cudaMalloc3DArray_fn *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc3DArray) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc3DArray__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc3DArray) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc3DArray__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 111);
     cudaError_t tracer_result;
@@ -9803,9 +9718,8 @@ static cudaError_t cudart_traced_cudaMallocMipmappedArray(cudart_cudaMallocMipma
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocMipmappedArray) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocMipmappedArray__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocMipmappedArray) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocMipmappedArray__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 112);
     cudaError_t tracer_result;
@@ -9895,9 +9809,8 @@ static cudaError_t cudart_traced_cudaGetMipmappedArrayLevel(cudart_cudaGetMipmap
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetMipmappedArrayLevel) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetMipmappedArrayLevel__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetMipmappedArrayLevel) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetMipmappedArrayLevel__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 113);
     cudaError_t tracer_result;
@@ -9980,9 +9893,8 @@ static cudaError_t cudart_traced_cudaMemcpy3D(cudart_cudaMemcpy3D_fn *tracer_rea
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3D) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3D__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3D) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3D__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 114);
     cudaError_t tracer_result;
@@ -10056,9 +9968,8 @@ static cudaError_t cudart_traced_cudaMemcpy3DPeer(cudart_cudaMemcpy3DPeer_fn *tr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DPeer) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DPeer__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DPeer) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DPeer__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 115);
     cudaError_t tracer_result;
@@ -10133,9 +10044,8 @@ static cudaError_t cudart_traced_cudaMemcpy3DAsync(cudart_cudaMemcpy3DAsync_fn *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DAsync) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DAsync__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DAsync) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DAsync__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 116);
     cudaError_t tracer_result;
@@ -10212,9 +10122,8 @@ static cudaError_t cudart_traced_cudaMemcpy3DPeerAsync(cudart_cudaMemcpy3DPeerAs
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DPeerAsync) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DPeerAsync__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DPeerAsync) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DPeerAsync__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 117);
     cudaError_t tracer_result;
@@ -10290,9 +10199,8 @@ static cudaError_t cudart_traced_cudaMemGetInfo(cudart_cudaMemGetInfo_fn *tracer
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetInfo) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetInfo__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetInfo) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetInfo__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 118);
     cudaError_t tracer_result;
@@ -10372,9 +10280,8 @@ static cudaError_t cudart_traced_cudaArrayGetInfo(cudart_cudaArrayGetInfo_fn *tr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetInfo) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetInfo__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetInfo) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetInfo__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 119);
     cudaError_t tracer_result;
@@ -10459,9 +10366,8 @@ static cudaError_t cudart_traced_cudaArrayGetPlane(cudart_cudaArrayGetPlane_fn *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetPlane) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetPlane__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetPlane) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetPlane__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 120);
     cudaError_t tracer_result;
@@ -10543,9 +10449,8 @@ static cudaError_t cudart_traced_cudaArrayGetMemoryRequirements(cudart_cudaArray
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetMemoryRequirements) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetMemoryRequirements__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetMemoryRequirements) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetMemoryRequirements__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 121);
     cudaError_t tracer_result;
@@ -10628,9 +10533,8 @@ static cudaError_t cudart_traced_cudaMipmappedArrayGetMemoryRequirements(cudart_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMipmappedArrayGetMemoryRequirements) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMipmappedArrayGetMemoryRequirements__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMipmappedArrayGetMemoryRequirements) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMipmappedArrayGetMemoryRequirements__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 122);
     cudaError_t tracer_result;
@@ -10713,9 +10617,8 @@ static cudaError_t cudart_traced_cudaArrayGetSparseProperties(cudart_cudaArrayGe
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetSparseProperties) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetSparseProperties__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetSparseProperties) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetSparseProperties__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 123);
     cudaError_t tracer_result;
@@ -10794,9 +10697,8 @@ static cudaError_t cudart_traced_cudaMipmappedArrayGetSparseProperties(cudart_cu
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMipmappedArrayGetSparseProperties) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMipmappedArrayGetSparseProperties__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMipmappedArrayGetSparseProperties) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMipmappedArrayGetSparseProperties__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 124);
     cudaError_t tracer_result;
@@ -10875,9 +10777,8 @@ static cudaError_t cudart_traced_cudaMemcpy(cudart_cudaMemcpy_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 125);
     cudaError_t tracer_result;
@@ -10958,9 +10859,8 @@ static cudaError_t cudart_traced_cudaMemcpyPeer(cudart_cudaMemcpyPeer_fn *tracer
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyPeer) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyPeer__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyPeer) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyPeer__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 126);
     cudaError_t tracer_result;
@@ -11045,9 +10945,8 @@ static cudaError_t cudart_traced_cudaMemcpy2D(cudart_cudaMemcpy2D_fn *tracer_rea
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2D) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2D__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2D) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2D__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 127);
     cudaError_t tracer_result;
@@ -11139,9 +11038,8 @@ static cudaError_t cudart_traced_cudaMemcpy2DToArray(cudart_cudaMemcpy2DToArray_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DToArray) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DToArray__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DToArray) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DToArray__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 128);
     cudaError_t tracer_result;
@@ -11236,9 +11134,8 @@ static cudaError_t cudart_traced_cudaMemcpy2DFromArray(cudart_cudaMemcpy2DFromAr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DFromArray) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DFromArray__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DFromArray) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DFromArray__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 129);
     cudaError_t tracer_result;
@@ -11336,9 +11233,8 @@ static cudaError_t cudart_traced_cudaMemcpy2DArrayToArray(cudart_cudaMemcpy2DArr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DArrayToArray) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DArrayToArray__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DArrayToArray) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DArrayToArray__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 130);
     cudaError_t tracer_result;
@@ -11438,9 +11334,8 @@ static cudaError_t cudart_traced_cudaMemcpyToSymbol(cudart_cudaMemcpyToSymbol_fn
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToSymbol) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToSymbol__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToSymbol) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToSymbol__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 131);
     cudaError_t tracer_result;
@@ -11526,9 +11421,8 @@ static cudaError_t cudart_traced_cudaMemcpyFromSymbol(cudart_cudaMemcpyFromSymbo
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromSymbol) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromSymbol__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromSymbol) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromSymbol__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 132);
     cudaError_t tracer_result;
@@ -11614,9 +11508,8 @@ static cudaError_t cudart_traced_cudaMemcpyAsync(cudart_cudaMemcpyAsync_fn *trac
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyAsync) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyAsync__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyAsync) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyAsync__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 133);
     cudaError_t tracer_result;
@@ -11702,9 +11595,8 @@ static cudaError_t cudart_traced_cudaMemcpyPeerAsync(cudart_cudaMemcpyPeerAsync_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyPeerAsync) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyPeerAsync__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyPeerAsync) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyPeerAsync__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 134);
     cudaError_t tracer_result;
@@ -11796,9 +11688,8 @@ static cudaError_t cudart_traced_cudaMemcpyBatchAsync(cudart_cudaMemcpyBatchAsyn
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyBatchAsync) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyBatchAsync__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyBatchAsync) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyBatchAsync__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 135);
     cudaError_t tracer_result;
@@ -11895,9 +11786,8 @@ static cudaError_t cudart_traced_cudaMemcpy3DBatchAsync(cudart_cudaMemcpy3DBatch
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DBatchAsync) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DBatchAsync__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DBatchAsync) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DBatchAsync__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 136);
     cudaError_t tracer_result;
@@ -11982,9 +11872,8 @@ static cudaError_t cudart_traced_cudaMemcpy2DAsync(cudart_cudaMemcpy2DAsync_fn *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DAsync) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DAsync__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DAsync) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DAsync__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 137);
     cudaError_t tracer_result;
@@ -12081,9 +11970,8 @@ static cudaError_t cudart_traced_cudaMemcpy2DToArrayAsync(cudart_cudaMemcpy2DToA
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DToArrayAsync) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DToArrayAsync__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DToArrayAsync) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DToArrayAsync__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 138);
     cudaError_t tracer_result;
@@ -12183,9 +12071,8 @@ static cudaError_t cudart_traced_cudaMemcpy2DFromArrayAsync(cudart_cudaMemcpy2DF
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DFromArrayAsync) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DFromArrayAsync__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DFromArrayAsync) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DFromArrayAsync__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 139);
     cudaError_t tracer_result;
@@ -12285,9 +12172,8 @@ static cudaError_t cudart_traced_cudaMemcpyToSymbolAsync(cudart_cudaMemcpyToSymb
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToSymbolAsync) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToSymbolAsync__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToSymbolAsync) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToSymbolAsync__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 140);
     cudaError_t tracer_result;
@@ -12376,9 +12262,8 @@ static cudaError_t cudart_traced_cudaMemcpyFromSymbolAsync(cudart_cudaMemcpyFrom
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromSymbolAsync) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromSymbolAsync__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromSymbolAsync) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromSymbolAsync__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 141);
     cudaError_t tracer_result;
@@ -12465,9 +12350,8 @@ static cudaError_t cudart_traced_cudaMemset(cudart_cudaMemset_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 142);
     cudaError_t tracer_result;
@@ -12545,9 +12429,8 @@ static cudaError_t cudart_traced_cudaMemset2D(cudart_cudaMemset2D_fn *tracer_rea
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset2D) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset2D__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset2D) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset2D__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 143);
     cudaError_t tracer_result;
@@ -12632,9 +12515,8 @@ static cudaError_t cudart_traced_cudaMemset3D(cudart_cudaMemset3D_fn *tracer_rea
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset3D) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset3D__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset3D) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset3D__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 144);
     cudaError_t tracer_result;
@@ -12712,9 +12594,8 @@ static cudaError_t cudart_traced_cudaMemsetAsync(cudart_cudaMemsetAsync_fn *trac
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemsetAsync) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemsetAsync__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemsetAsync) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemsetAsync__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 145);
     cudaError_t tracer_result;
@@ -12797,9 +12678,8 @@ static cudaError_t cudart_traced_cudaMemset2DAsync(cudart_cudaMemset2DAsync_fn *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset2DAsync) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset2DAsync__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset2DAsync) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset2DAsync__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 146);
     cudaError_t tracer_result;
@@ -12888,9 +12768,8 @@ static cudaError_t cudart_traced_cudaMemset3DAsync(cudart_cudaMemset3DAsync_fn *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset3DAsync) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset3DAsync__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset3DAsync) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset3DAsync__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 147);
     cudaError_t tracer_result;
@@ -12971,9 +12850,8 @@ static cudaError_t cudart_traced_cudaGetSymbolAddress(cudart_cudaGetSymbolAddres
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSymbolAddress) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSymbolAddress__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSymbolAddress) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSymbolAddress__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 148);
     cudaError_t tracer_result;
@@ -13051,9 +12929,8 @@ static cudaError_t cudart_traced_cudaGetSymbolSize(cudart_cudaGetSymbolSize_fn *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSymbolSize) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSymbolSize__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSymbolSize) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSymbolSize__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 149);
     cudaError_t tracer_result;
@@ -13131,9 +13008,8 @@ static cudaError_t cudart_traced_cudaMemPrefetchAsync(cudart_cudaMemPrefetchAsyn
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPrefetchAsync) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPrefetchAsync__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPrefetchAsync) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPrefetchAsync__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 150);
     cudaError_t tracer_result;
@@ -13224,9 +13100,8 @@ static cudaError_t cudart_traced_cudaMemPrefetchBatchAsync(cudart_cudaMemPrefetc
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPrefetchBatchAsync) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPrefetchBatchAsync__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPrefetchBatchAsync) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPrefetchBatchAsync__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 151);
     cudaError_t tracer_result;
@@ -13329,9 +13204,8 @@ static cudaError_t cudart_traced_cudaMemDiscardBatchAsync(cudart_cudaMemDiscardB
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemDiscardBatchAsync) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemDiscardBatchAsync__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemDiscardBatchAsync) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemDiscardBatchAsync__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 152);
     cudaError_t tracer_result;
@@ -13425,9 +13299,8 @@ static cudaError_t cudart_traced_cudaMemDiscardAndPrefetchBatchAsync(cudart_cuda
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemDiscardAndPrefetchBatchAsync) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemDiscardAndPrefetchBatchAsync__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemDiscardAndPrefetchBatchAsync) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemDiscardAndPrefetchBatchAsync__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 153);
     cudaError_t tracer_result;
@@ -13530,9 +13403,8 @@ static cudaError_t cudart_traced_cudaMemAdvise(cudart_cudaMemAdvise_fn *tracer_r
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemAdvise) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemAdvise__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemAdvise) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemAdvise__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 154);
     cudaError_t tracer_result;
@@ -13616,9 +13488,8 @@ static cudaError_t cudart_traced_cudaMemRangeGetAttribute(cudart_cudaMemRangeGet
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemRangeGetAttribute) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemRangeGetAttribute__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemRangeGetAttribute) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemRangeGetAttribute__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 155);
     cudaError_t tracer_result;
@@ -13708,9 +13579,8 @@ static cudaError_t cudart_traced_cudaMemRangeGetAttributes(cudart_cudaMemRangeGe
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemRangeGetAttributes) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemRangeGetAttributes__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemRangeGetAttributes) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemRangeGetAttributes__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 156);
     cudaError_t tracer_result;
@@ -13804,9 +13674,8 @@ static cudaError_t cudart_traced_cudaMemcpyToArray(cudart_cudaMemcpyToArray_fn *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToArray) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToArray__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToArray) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToArray__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 157);
     cudaError_t tracer_result;
@@ -13895,9 +13764,8 @@ static cudaError_t cudart_traced_cudaMemcpyFromArray(cudart_cudaMemcpyFromArray_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromArray) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromArray__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromArray) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromArray__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 158);
     cudaError_t tracer_result;
@@ -13987,9 +13855,8 @@ static cudaError_t cudart_traced_cudaMemcpyArrayToArray(cudart_cudaMemcpyArrayTo
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyArrayToArray) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyArrayToArray__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyArrayToArray) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyArrayToArray__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 159);
     cudaError_t tracer_result;
@@ -14088,9 +13955,8 @@ static cudaError_t cudart_traced_cudaMemcpyToArrayAsync(cudart_cudaMemcpyToArray
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToArrayAsync) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToArrayAsync__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToArrayAsync) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToArrayAsync__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 160);
     cudaError_t tracer_result;
@@ -14183,9 +14049,8 @@ static cudaError_t cudart_traced_cudaMemcpyFromArrayAsync(cudart_cudaMemcpyFromA
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromArrayAsync) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromArrayAsync__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromArrayAsync) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromArrayAsync__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 161);
     cudaError_t tracer_result;
@@ -14276,9 +14141,8 @@ static cudaError_t cudart_traced_cudaMallocAsync(cudart_cudaMallocAsync_fn *trac
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocAsync) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocAsync__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocAsync) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocAsync__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 162);
     cudaError_t tracer_result;
@@ -14358,9 +14222,8 @@ static cudaError_t cudart_traced_cudaFreeAsync(cudart_cudaFreeAsync_fn *tracer_r
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeAsync) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeAsync__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeAsync) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeAsync__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 163);
     cudaError_t tracer_result;
@@ -14436,9 +14299,8 @@ static cudaError_t cudart_traced_cudaMemPoolTrimTo(cudart_cudaMemPoolTrimTo_fn *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolTrimTo) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolTrimTo__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolTrimTo) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolTrimTo__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 164);
     cudaError_t tracer_result;
@@ -14516,9 +14378,8 @@ static cudaError_t cudart_traced_cudaMemPoolSetAttribute(cudart_cudaMemPoolSetAt
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolSetAttribute) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolSetAttribute__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolSetAttribute) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolSetAttribute__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 165);
     cudaError_t tracer_result;
@@ -14598,9 +14459,8 @@ static cudaError_t cudart_traced_cudaMemPoolGetAttribute(cudart_cudaMemPoolGetAt
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolGetAttribute) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolGetAttribute__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolGetAttribute) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolGetAttribute__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 166);
     cudaError_t tracer_result;
@@ -14681,9 +14541,8 @@ static cudaError_t cudart_traced_cudaMemPoolSetAccess(cudart_cudaMemPoolSetAcces
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolSetAccess) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolSetAccess__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolSetAccess) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolSetAccess__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 167);
     cudaError_t tracer_result;
@@ -14766,9 +14625,8 @@ static cudaError_t cudart_traced_cudaMemPoolGetAccess(cudart_cudaMemPoolGetAcces
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolGetAccess) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolGetAccess__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolGetAccess) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolGetAccess__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 168);
     cudaError_t tracer_result;
@@ -14851,9 +14709,8 @@ static cudaError_t cudart_traced_cudaMemPoolCreate(cudart_cudaMemPoolCreate_fn *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolCreate) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolCreate__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolCreate) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolCreate__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 169);
     cudaError_t tracer_result;
@@ -14931,9 +14788,8 @@ static cudaError_t cudart_traced_cudaMemPoolDestroy(cudart_cudaMemPoolDestroy_fn
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolDestroy) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolDestroy__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolDestroy) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolDestroy__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 170);
     cudaError_t tracer_result;
@@ -15009,9 +14865,8 @@ static cudaError_t cudart_traced_cudaMemGetDefaultMemPool(cudart_cudaMemGetDefau
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetDefaultMemPool) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetDefaultMemPool__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetDefaultMemPool) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetDefaultMemPool__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 171);
     cudaError_t tracer_result;
@@ -15095,9 +14950,8 @@ static cudaError_t cudart_traced_cudaMemGetMemPool(cudart_cudaMemGetMemPool_fn *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetMemPool) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetMemPool__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetMemPool) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetMemPool__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 172);
     cudaError_t tracer_result;
@@ -15181,9 +15035,8 @@ static cudaError_t cudart_traced_cudaMemSetMemPool(cudart_cudaMemSetMemPool_fn *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemSetMemPool) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemSetMemPool__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemSetMemPool) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemSetMemPool__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 173);
     cudaError_t tracer_result;
@@ -15265,9 +15118,8 @@ static cudaError_t cudart_traced_cudaMallocFromPoolAsync(cudart_cudaMallocFromPo
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocFromPoolAsync) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocFromPoolAsync__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocFromPoolAsync) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocFromPoolAsync__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 174);
     cudaError_t tracer_result;
@@ -15354,9 +15206,8 @@ static cudaError_t cudart_traced_cudaMemPoolExportToShareableHandle(cudart_cudaM
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolExportToShareableHandle) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolExportToShareableHandle__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolExportToShareableHandle) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolExportToShareableHandle__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 175);
     cudaError_t tracer_result;
@@ -15444,9 +15295,8 @@ static cudaError_t cudart_traced_cudaMemPoolImportFromShareableHandle(cudart_cud
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolImportFromShareableHandle) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolImportFromShareableHandle__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolImportFromShareableHandle) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolImportFromShareableHandle__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 176);
     cudaError_t tracer_result;
@@ -15533,9 +15383,8 @@ static cudaError_t cudart_traced_cudaMemPoolExportPointer(cudart_cudaMemPoolExpo
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolExportPointer) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolExportPointer__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolExportPointer) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolExportPointer__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 177);
     cudaError_t tracer_result;
@@ -15613,9 +15462,8 @@ static cudaError_t cudart_traced_cudaMemPoolImportPointer(cudart_cudaMemPoolImpo
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolImportPointer) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolImportPointer__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolImportPointer) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolImportPointer__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 178);
     cudaError_t tracer_result;
@@ -15698,9 +15546,8 @@ static cudaError_t cudart_traced_cudaPointerGetAttributes(cudart_cudaPointerGetA
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPointerGetAttributes) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPointerGetAttributes__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPointerGetAttributes) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPointerGetAttributes__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 179);
     cudaError_t tracer_result;
@@ -15778,9 +15625,8 @@ static cudaError_t cudart_traced_cudaDeviceCanAccessPeer(cudart_cudaDeviceCanAcc
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceCanAccessPeer) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceCanAccessPeer__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceCanAccessPeer) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceCanAccessPeer__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 180);
     cudaError_t tracer_result;
@@ -15861,9 +15707,8 @@ static cudaError_t cudart_traced_cudaDeviceEnablePeerAccess(cudart_cudaDeviceEna
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceEnablePeerAccess) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceEnablePeerAccess__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceEnablePeerAccess) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceEnablePeerAccess__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 181);
     cudaError_t tracer_result;
@@ -15940,9 +15785,8 @@ static cudaError_t cudart_traced_cudaDeviceDisablePeerAccess(cudart_cudaDeviceDi
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceDisablePeerAccess) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceDisablePeerAccess__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceDisablePeerAccess) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceDisablePeerAccess__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 182);
     cudaError_t tracer_result;
@@ -16017,9 +15861,8 @@ static cudaError_t cudart_traced_cudaGraphicsUnregisterResource(cudart_cudaGraph
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsUnregisterResource) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsUnregisterResource__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsUnregisterResource) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsUnregisterResource__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 183);
     cudaError_t tracer_result;
@@ -16095,9 +15938,8 @@ static cudaError_t cudart_traced_cudaGraphicsResourceSetMapFlags(cudart_cudaGrap
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceSetMapFlags) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceSetMapFlags__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceSetMapFlags) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceSetMapFlags__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 184);
     cudaError_t tracer_result;
@@ -16175,9 +16017,8 @@ static cudaError_t cudart_traced_cudaGraphicsMapResources(cudart_cudaGraphicsMap
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsMapResources) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsMapResources__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsMapResources) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsMapResources__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 185);
     cudaError_t tracer_result;
@@ -16260,9 +16101,8 @@ static cudaError_t cudart_traced_cudaGraphicsUnmapResources(cudart_cudaGraphicsU
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsUnmapResources) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsUnmapResources__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsUnmapResources) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsUnmapResources__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 186);
     cudaError_t tracer_result;
@@ -16345,9 +16185,8 @@ static cudaError_t cudart_traced_cudaGraphicsResourceGetMappedPointer(cudart_cud
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceGetMappedPointer) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceGetMappedPointer__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceGetMappedPointer) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceGetMappedPointer__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 187);
     cudaError_t tracer_result;
@@ -16434,9 +16273,8 @@ static cudaError_t cudart_traced_cudaGraphicsSubResourceGetMappedArray(cudart_cu
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsSubResourceGetMappedArray) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsSubResourceGetMappedArray__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsSubResourceGetMappedArray) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsSubResourceGetMappedArray__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 188);
     cudaError_t tracer_result;
@@ -16523,9 +16361,8 @@ static cudaError_t cudart_traced_cudaGraphicsResourceGetMappedMipmappedArray(cud
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceGetMappedMipmappedArray) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceGetMappedMipmappedArray__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceGetMappedMipmappedArray) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceGetMappedMipmappedArray__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 189);
     cudaError_t tracer_result;
@@ -16606,9 +16443,8 @@ static cudaError_t cudart_traced_cudaGetChannelDesc(cudart_cudaGetChannelDesc_fn
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetChannelDesc) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetChannelDesc__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetChannelDesc) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetChannelDesc__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 190);
     cudaError_t tracer_result;
@@ -16685,9 +16521,8 @@ static struct cudaChannelFormatDesc cudart_traced_cudaCreateChannelDesc(cudart_c
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateChannelDesc) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateChannelDesc__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateChannelDesc) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateChannelDesc__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 191);
     struct cudaChannelFormatDesc tracer_result;
@@ -16775,9 +16610,8 @@ static cudaError_t cudart_traced_cudaCreateTextureObject(cudart_cudaCreateTextur
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateTextureObject) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateTextureObject__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateTextureObject) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateTextureObject__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 192);
     cudaError_t tracer_result;
@@ -16863,9 +16697,8 @@ static cudaError_t cudart_traced_cudaDestroyTextureObject(cudart_cudaDestroyText
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyTextureObject) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyTextureObject__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyTextureObject) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyTextureObject__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 193);
     cudaError_t tracer_result;
@@ -16940,9 +16773,8 @@ static cudaError_t cudart_traced_cudaGetTextureObjectResourceDesc(cudart_cudaGet
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectResourceDesc) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectResourceDesc__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectResourceDesc) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectResourceDesc__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 194);
     cudaError_t tracer_result;
@@ -17021,9 +16853,8 @@ static cudaError_t cudart_traced_cudaGetTextureObjectTextureDesc(cudart_cudaGetT
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectTextureDesc) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectTextureDesc__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectTextureDesc) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectTextureDesc__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 195);
     cudaError_t tracer_result;
@@ -17102,9 +16933,8 @@ static cudaError_t cudart_traced_cudaGetTextureObjectResourceViewDesc(cudart_cud
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectResourceViewDesc) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectResourceViewDesc__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectResourceViewDesc) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectResourceViewDesc__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 196);
     cudaError_t tracer_result;
@@ -17184,9 +17014,8 @@ static cudaError_t cudart_traced_cudaCreateSurfaceObject(cudart_cudaCreateSurfac
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateSurfaceObject) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateSurfaceObject__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateSurfaceObject) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateSurfaceObject__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 197);
     cudaError_t tracer_result;
@@ -17265,9 +17094,8 @@ static cudaError_t cudart_traced_cudaDestroySurfaceObject(cudart_cudaDestroySurf
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroySurfaceObject) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroySurfaceObject__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroySurfaceObject) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroySurfaceObject__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 198);
     cudaError_t tracer_result;
@@ -17343,9 +17171,8 @@ static cudaError_t cudart_traced_cudaGetSurfaceObjectResourceDesc(cudart_cudaGet
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSurfaceObjectResourceDesc) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSurfaceObjectResourceDesc__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSurfaceObjectResourceDesc) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSurfaceObjectResourceDesc__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 199);
     cudaError_t tracer_result;
@@ -17422,9 +17249,8 @@ static cudaError_t cudart_traced_cudaDriverGetVersion(cudart_cudaDriverGetVersio
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDriverGetVersion) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDriverGetVersion__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDriverGetVersion) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDriverGetVersion__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 200);
     cudaError_t tracer_result;
@@ -17499,9 +17325,8 @@ static cudaError_t cudart_traced_cudaRuntimeGetVersion(cudart_cudaRuntimeGetVers
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaRuntimeGetVersion) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaRuntimeGetVersion__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaRuntimeGetVersion) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaRuntimeGetVersion__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 201);
     cudaError_t tracer_result;
@@ -17579,9 +17404,8 @@ static cudaError_t cudart_traced_cudaLogsRegisterCallback(cudart_cudaLogsRegiste
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsRegisterCallback) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsRegisterCallback__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsRegisterCallback) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsRegisterCallback__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 202);
     cudaError_t tracer_result;
@@ -17663,9 +17487,8 @@ static cudaError_t cudart_traced_cudaLogsUnregisterCallback(cudart_cudaLogsUnreg
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsUnregisterCallback) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsUnregisterCallback__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsUnregisterCallback) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsUnregisterCallback__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 203);
     cudaError_t tracer_result;
@@ -17740,9 +17563,8 @@ static cudaError_t cudart_traced_cudaLogsCurrent(cudart_cudaLogsCurrent_fn *trac
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsCurrent) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsCurrent__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsCurrent) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsCurrent__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 204);
     cudaError_t tracer_result;
@@ -17821,9 +17643,8 @@ static cudaError_t cudart_traced_cudaLogsDumpToFile(cudart_cudaLogsDumpToFile_fn
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsDumpToFile) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsDumpToFile__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsDumpToFile) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsDumpToFile__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 205);
     cudaError_t tracer_result;
@@ -17905,9 +17726,8 @@ static cudaError_t cudart_traced_cudaLogsDumpToMemory(cudart_cudaLogsDumpToMemor
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsDumpToMemory) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsDumpToMemory__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsDumpToMemory) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsDumpToMemory__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 206);
     cudaError_t tracer_result;
@@ -17993,9 +17813,8 @@ static cudaError_t cudart_traced_cudaGraphCreate(cudart_cudaGraphCreate_fn *trac
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphCreate) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphCreate__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphCreate) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphCreate__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 207);
     cudaError_t tracer_result;
@@ -18076,9 +17895,8 @@ static cudaError_t cudart_traced_cudaGraphAddKernelNode(cudart_cudaGraphAddKerne
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddKernelNode) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddKernelNode__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddKernelNode) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddKernelNode__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 208);
     cudaError_t tracer_result;
@@ -18167,9 +17985,8 @@ static cudaError_t cudart_traced_cudaGraphKernelNodeGetParams(cudart_cudaGraphKe
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeGetParams) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeGetParams__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeGetParams) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeGetParams__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 209);
     cudaError_t tracer_result;
@@ -18248,9 +18065,8 @@ static cudaError_t cudart_traced_cudaGraphKernelNodeSetParams(cudart_cudaGraphKe
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeSetParams) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeSetParams__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeSetParams) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeSetParams__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 210);
     cudaError_t tracer_result;
@@ -18329,9 +18145,8 @@ static cudaError_t cudart_traced_cudaGraphKernelNodeCopyAttributes(cudart_cudaGr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeCopyAttributes) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeCopyAttributes__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeCopyAttributes) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeCopyAttributes__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 211);
     cudaError_t tracer_result;
@@ -18410,9 +18225,8 @@ static cudaError_t cudart_traced_cudaGraphKernelNodeGetAttribute(cudart_cudaGrap
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeGetAttribute) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeGetAttribute__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeGetAttribute) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeGetAttribute__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 212);
     cudaError_t tracer_result;
@@ -18495,9 +18309,8 @@ static cudaError_t cudart_traced_cudaGraphKernelNodeSetAttribute(cudart_cudaGrap
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeSetAttribute) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeSetAttribute__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeSetAttribute) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeSetAttribute__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 213);
     cudaError_t tracer_result;
@@ -18581,9 +18394,8 @@ static cudaError_t cudart_traced_cudaGraphAddMemcpyNode(cudart_cudaGraphAddMemcp
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNode) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNode__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNode) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNode__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 214);
     cudaError_t tracer_result;
@@ -18678,9 +18490,8 @@ static cudaError_t cudart_traced_cudaGraphAddMemcpyNodeToSymbol(cudart_cudaGraph
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNodeToSymbol) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNodeToSymbol__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNodeToSymbol) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNodeToSymbol__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 215);
     cudaError_t tracer_result;
@@ -18790,9 +18601,8 @@ static cudaError_t cudart_traced_cudaGraphAddMemcpyNodeFromSymbol(cudart_cudaGra
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNodeFromSymbol) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNodeFromSymbol__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNodeFromSymbol) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNodeFromSymbol__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 216);
     cudaError_t tracer_result;
@@ -18899,9 +18709,8 @@ static cudaError_t cudart_traced_cudaGraphAddMemcpyNode1D(cudart_cudaGraphAddMem
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNode1D) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNode1D__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNode1D) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNode1D__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 217);
     cudaError_t tracer_result;
@@ -19000,9 +18809,8 @@ static cudaError_t cudart_traced_cudaGraphMemcpyNodeGetParams(cudart_cudaGraphMe
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeGetParams) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeGetParams__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeGetParams) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeGetParams__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 218);
     cudaError_t tracer_result;
@@ -19080,9 +18888,8 @@ static cudaError_t cudart_traced_cudaGraphMemcpyNodeSetParams(cudart_cudaGraphMe
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 219);
     cudaError_t tracer_result;
@@ -19164,9 +18971,8 @@ static cudaError_t cudart_traced_cudaGraphMemcpyNodeSetParamsToSymbol(cudart_cud
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsToSymbol) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsToSymbol__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsToSymbol) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsToSymbol__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 220);
     cudaError_t tracer_result;
@@ -19259,9 +19065,8 @@ static cudaError_t cudart_traced_cudaGraphMemcpyNodeSetParamsFromSymbol(cudart_c
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsFromSymbol) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsFromSymbol__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsFromSymbol) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsFromSymbol__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 221);
     cudaError_t tracer_result;
@@ -19352,9 +19157,8 @@ static cudaError_t cudart_traced_cudaGraphMemcpyNodeSetParams1D(cudart_cudaGraph
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams1D) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams1D__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams1D) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams1D__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 222);
     cudaError_t tracer_result;
@@ -19443,9 +19247,8 @@ static cudaError_t cudart_traced_cudaGraphAddMemsetNode(cudart_cudaGraphAddMemse
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemsetNode) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemsetNode__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemsetNode) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemsetNode__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 223);
     cudaError_t tracer_result;
@@ -19534,9 +19337,8 @@ static cudaError_t cudart_traced_cudaGraphMemsetNodeGetParams(cudart_cudaGraphMe
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemsetNodeGetParams) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemsetNodeGetParams__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemsetNodeGetParams) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemsetNodeGetParams__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 224);
     cudaError_t tracer_result;
@@ -19614,9 +19416,8 @@ static cudaError_t cudart_traced_cudaGraphMemsetNodeSetParams(cudart_cudaGraphMe
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemsetNodeSetParams) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemsetNodeSetParams__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemsetNodeSetParams) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemsetNodeSetParams__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 225);
     cudaError_t tracer_result;
@@ -19698,9 +19499,8 @@ static cudaError_t cudart_traced_cudaGraphAddHostNode(cudart_cudaGraphAddHostNod
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddHostNode) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddHostNode__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddHostNode) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddHostNode__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 226);
     cudaError_t tracer_result;
@@ -19789,9 +19589,8 @@ static cudaError_t cudart_traced_cudaGraphHostNodeGetParams(cudart_cudaGraphHost
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphHostNodeGetParams) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphHostNodeGetParams__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphHostNodeGetParams) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphHostNodeGetParams__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 227);
     cudaError_t tracer_result;
@@ -19869,9 +19668,8 @@ static cudaError_t cudart_traced_cudaGraphHostNodeSetParams(cudart_cudaGraphHost
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphHostNodeSetParams) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphHostNodeSetParams__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphHostNodeSetParams) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphHostNodeSetParams__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 228);
     cudaError_t tracer_result;
@@ -19953,9 +19751,8 @@ static cudaError_t cudart_traced_cudaGraphAddChildGraphNode(cudart_cudaGraphAddC
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddChildGraphNode) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddChildGraphNode__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddChildGraphNode) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddChildGraphNode__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 229);
     cudaError_t tracer_result;
@@ -20045,9 +19842,8 @@ static cudaError_t cudart_traced_cudaGraphChildGraphNodeGetGraph(cudart_cudaGrap
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphChildGraphNodeGetGraph) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphChildGraphNodeGetGraph__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphChildGraphNodeGetGraph) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphChildGraphNodeGetGraph__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 230);
     cudaError_t tracer_result;
@@ -20128,9 +19924,8 @@ static cudaError_t cudart_traced_cudaGraphAddEmptyNode(cudart_cudaGraphAddEmptyN
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEmptyNode) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEmptyNode__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEmptyNode) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEmptyNode__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 231);
     cudaError_t tracer_result;
@@ -20218,9 +20013,8 @@ static cudaError_t cudart_traced_cudaGraphAddEventRecordNode(cudart_cudaGraphAdd
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEventRecordNode) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEventRecordNode__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEventRecordNode) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEventRecordNode__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 232);
     cudaError_t tracer_result;
@@ -20310,9 +20104,8 @@ static cudaError_t cudart_traced_cudaGraphEventRecordNodeGetEvent(cudart_cudaGra
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventRecordNodeGetEvent) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventRecordNodeGetEvent__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventRecordNodeGetEvent) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventRecordNodeGetEvent__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 233);
     cudaError_t tracer_result;
@@ -20391,9 +20184,8 @@ static cudaError_t cudart_traced_cudaGraphEventRecordNodeSetEvent(cudart_cudaGra
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventRecordNodeSetEvent) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventRecordNodeSetEvent__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventRecordNodeSetEvent) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventRecordNodeSetEvent__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 234);
     cudaError_t tracer_result;
@@ -20474,9 +20266,8 @@ static cudaError_t cudart_traced_cudaGraphAddEventWaitNode(cudart_cudaGraphAddEv
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEventWaitNode) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEventWaitNode__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEventWaitNode) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEventWaitNode__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 235);
     cudaError_t tracer_result;
@@ -20566,9 +20357,8 @@ static cudaError_t cudart_traced_cudaGraphEventWaitNodeGetEvent(cudart_cudaGraph
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventWaitNodeGetEvent) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventWaitNodeGetEvent__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventWaitNodeGetEvent) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventWaitNodeGetEvent__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 236);
     cudaError_t tracer_result;
@@ -20647,9 +20437,8 @@ static cudaError_t cudart_traced_cudaGraphEventWaitNodeSetEvent(cudart_cudaGraph
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventWaitNodeSetEvent) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventWaitNodeSetEvent__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventWaitNodeSetEvent) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventWaitNodeSetEvent__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 237);
     cudaError_t tracer_result;
@@ -20730,9 +20519,8 @@ static cudaError_t cudart_traced_cudaGraphAddExternalSemaphoresSignalNode(cudart
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddExternalSemaphoresSignalNode) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddExternalSemaphoresSignalNode__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddExternalSemaphoresSignalNode) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddExternalSemaphoresSignalNode__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 238);
     cudaError_t tracer_result;
@@ -20824,9 +20612,8 @@ static cudaError_t cudart_traced_cudaGraphExternalSemaphoresSignalNodeGetParams(
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeGetParams) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeGetParams__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeGetParams) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeGetParams__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 239);
     cudaError_t tracer_result;
@@ -20906,9 +20693,8 @@ static cudaError_t cudart_traced_cudaGraphExternalSemaphoresSignalNodeSetParams(
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeSetParams) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeSetParams__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeSetParams) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeSetParams__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 240);
     cudaError_t tracer_result;
@@ -20991,9 +20777,8 @@ static cudaError_t cudart_traced_cudaGraphAddExternalSemaphoresWaitNode(cudart_c
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddExternalSemaphoresWaitNode) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddExternalSemaphoresWaitNode__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddExternalSemaphoresWaitNode) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddExternalSemaphoresWaitNode__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 241);
     cudaError_t tracer_result;
@@ -21085,9 +20870,8 @@ static cudaError_t cudart_traced_cudaGraphExternalSemaphoresWaitNodeGetParams(cu
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeGetParams) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeGetParams__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeGetParams) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeGetParams__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 242);
     cudaError_t tracer_result;
@@ -21167,9 +20951,8 @@ static cudaError_t cudart_traced_cudaGraphExternalSemaphoresWaitNodeSetParams(cu
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeSetParams) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeSetParams__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeSetParams) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeSetParams__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 243);
     cudaError_t tracer_result;
@@ -21252,9 +21035,8 @@ static cudaError_t cudart_traced_cudaGraphAddMemAllocNode(cudart_cudaGraphAddMem
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemAllocNode) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemAllocNode__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemAllocNode) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemAllocNode__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 244);
     cudaError_t tracer_result;
@@ -21344,9 +21126,8 @@ static cudaError_t cudart_traced_cudaGraphMemAllocNodeGetParams(cudart_cudaGraph
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemAllocNodeGetParams) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemAllocNodeGetParams__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemAllocNodeGetParams) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemAllocNodeGetParams__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 245);
     cudaError_t tracer_result;
@@ -21427,9 +21208,8 @@ static cudaError_t cudart_traced_cudaGraphAddMemFreeNode(cudart_cudaGraphAddMemF
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemFreeNode) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemFreeNode__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemFreeNode) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemFreeNode__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 246);
     cudaError_t tracer_result;
@@ -21517,9 +21297,8 @@ static cudaError_t cudart_traced_cudaGraphMemFreeNodeGetParams(cudart_cudaGraphM
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemFreeNodeGetParams) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemFreeNodeGetParams__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemFreeNodeGetParams) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemFreeNodeGetParams__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 247);
     cudaError_t tracer_result;
@@ -21595,9 +21374,8 @@ static cudaError_t cudart_traced_cudaDeviceGraphMemTrim(cudart_cudaDeviceGraphMe
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGraphMemTrim) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGraphMemTrim__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGraphMemTrim) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGraphMemTrim__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 248);
     cudaError_t tracer_result;
@@ -21673,9 +21451,8 @@ static cudaError_t cudart_traced_cudaDeviceGetGraphMemAttribute(cudart_cudaDevic
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetGraphMemAttribute) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetGraphMemAttribute__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetGraphMemAttribute) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetGraphMemAttribute__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 249);
     cudaError_t tracer_result;
@@ -21757,9 +21534,8 @@ static cudaError_t cudart_traced_cudaDeviceSetGraphMemAttribute(cudart_cudaDevic
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetGraphMemAttribute) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetGraphMemAttribute__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetGraphMemAttribute) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetGraphMemAttribute__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 250);
     cudaError_t tracer_result;
@@ -21839,9 +21615,8 @@ static cudaError_t cudart_traced_cudaGraphClone(cudart_cudaGraphClone_fn *tracer
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphClone) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphClone__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphClone) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphClone__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 251);
     cudaError_t tracer_result;
@@ -21921,9 +21696,8 @@ static cudaError_t cudart_traced_cudaGraphNodeFindInClone(cudart_cudaGraphNodeFi
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeFindInClone) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeFindInClone__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeFindInClone) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeFindInClone__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 252);
     cudaError_t tracer_result;
@@ -22006,9 +21780,8 @@ static cudaError_t cudart_traced_cudaGraphNodeGetType(cudart_cudaGraphNodeGetTyp
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetType) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetType__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetType) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetType__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 253);
     cudaError_t tracer_result;
@@ -22085,9 +21858,8 @@ static cudaError_t cudart_traced_cudaGraphGetNodes(cudart_cudaGraphGetNodes_fn *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetNodes) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetNodes__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetNodes) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetNodes__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 254);
     cudaError_t tracer_result;
@@ -22170,9 +21942,8 @@ static cudaError_t cudart_traced_cudaGraphGetRootNodes(cudart_cudaGraphGetRootNo
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetRootNodes) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetRootNodes__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetRootNodes) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetRootNodes__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 255);
     cudaError_t tracer_result;
@@ -22256,9 +22027,8 @@ static cudaError_t cudart_traced_cudaGraphGetEdges(cudart_cudaGraphGetEdges_fn *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetEdges) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetEdges__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetEdges) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetEdges__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 256);
     cudaError_t tracer_result;
@@ -22349,9 +22119,8 @@ static cudaError_t cudart_traced_cudaGraphNodeGetDependencies(cudart_cudaGraphNo
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetDependencies) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetDependencies__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetDependencies) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetDependencies__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 257);
     cudaError_t tracer_result;
@@ -22439,9 +22208,8 @@ static cudaError_t cudart_traced_cudaGraphNodeGetDependentNodes(cudart_cudaGraph
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetDependentNodes) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetDependentNodes__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetDependentNodes) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetDependentNodes__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 258);
     cudaError_t tracer_result;
@@ -22531,9 +22299,8 @@ static cudaError_t cudart_traced_cudaGraphAddDependencies(cudart_cudaGraphAddDep
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddDependencies) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddDependencies__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddDependencies) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddDependencies__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 259);
     cudaError_t tracer_result;
@@ -22623,9 +22390,8 @@ static cudaError_t cudart_traced_cudaGraphRemoveDependencies(cudart_cudaGraphRem
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphRemoveDependencies) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphRemoveDependencies__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphRemoveDependencies) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphRemoveDependencies__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 260);
     cudaError_t tracer_result;
@@ -22711,9 +22477,8 @@ static cudaError_t cudart_traced_cudaGraphDestroyNode(cudart_cudaGraphDestroyNod
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDestroyNode) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDestroyNode__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDestroyNode) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDestroyNode__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 261);
     cudaError_t tracer_result;
@@ -22788,9 +22553,8 @@ static cudaError_t cudart_traced_cudaGraphInstantiate(cudart_cudaGraphInstantiat
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiate) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiate__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiate) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiate__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 262);
     cudaError_t tracer_result;
@@ -22874,9 +22638,8 @@ static cudaError_t cudart_traced_cudaGraphInstantiateWithFlags(cudart_cudaGraphI
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiateWithFlags) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiateWithFlags__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiateWithFlags) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiateWithFlags__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 263);
     cudaError_t tracer_result;
@@ -22960,9 +22723,8 @@ static cudaError_t cudart_traced_cudaGraphInstantiateWithParams(cudart_cudaGraph
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiateWithParams) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiateWithParams__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiateWithParams) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiateWithParams__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 264);
     cudaError_t tracer_result;
@@ -23045,9 +22807,8 @@ static cudaError_t cudart_traced_cudaGraphExecGetFlags(cudart_cudaGraphExecGetFl
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecGetFlags) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecGetFlags__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecGetFlags) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecGetFlags__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 265);
     cudaError_t tracer_result;
@@ -23127,9 +22888,8 @@ static cudaError_t cudart_traced_cudaGraphExecKernelNodeSetParams(cudart_cudaGra
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecKernelNodeSetParams) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecKernelNodeSetParams__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecKernelNodeSetParams) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecKernelNodeSetParams__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 266);
     cudaError_t tracer_result;
@@ -23212,9 +22972,8 @@ static cudaError_t cudart_traced_cudaGraphExecMemcpyNodeSetParams(cudart_cudaGra
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 267);
     cudaError_t tracer_result;
@@ -23301,9 +23060,8 @@ static cudaError_t cudart_traced_cudaGraphExecMemcpyNodeSetParamsToSymbol(cudart
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsToSymbol) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsToSymbol__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsToSymbol) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsToSymbol__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 268);
     cudaError_t tracer_result;
@@ -23403,9 +23161,8 @@ static cudaError_t cudart_traced_cudaGraphExecMemcpyNodeSetParamsFromSymbol(cuda
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsFromSymbol) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsFromSymbol__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsFromSymbol) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsFromSymbol__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 269);
     cudaError_t tracer_result;
@@ -23502,9 +23259,8 @@ static cudaError_t cudart_traced_cudaGraphExecMemcpyNodeSetParams1D(cudart_cudaG
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams1D) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams1D__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams1D) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams1D__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 270);
     cudaError_t tracer_result;
@@ -23594,9 +23350,8 @@ static cudaError_t cudart_traced_cudaGraphExecMemsetNodeSetParams(cudart_cudaGra
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemsetNodeSetParams) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemsetNodeSetParams__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemsetNodeSetParams) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemsetNodeSetParams__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 271);
     cudaError_t tracer_result;
@@ -23679,9 +23434,8 @@ static cudaError_t cudart_traced_cudaGraphExecHostNodeSetParams(cudart_cudaGraph
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecHostNodeSetParams) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecHostNodeSetParams__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecHostNodeSetParams) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecHostNodeSetParams__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 272);
     cudaError_t tracer_result;
@@ -23764,9 +23518,8 @@ static cudaError_t cudart_traced_cudaGraphExecChildGraphNodeSetParams(cudart_cud
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecChildGraphNodeSetParams) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecChildGraphNodeSetParams__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecChildGraphNodeSetParams) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecChildGraphNodeSetParams__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 273);
     cudaError_t tracer_result;
@@ -23850,9 +23603,8 @@ static cudaError_t cudart_traced_cudaGraphExecEventRecordNodeSetEvent(cudart_cud
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecEventRecordNodeSetEvent) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecEventRecordNodeSetEvent__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecEventRecordNodeSetEvent) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecEventRecordNodeSetEvent__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 274);
     cudaError_t tracer_result;
@@ -23936,9 +23688,8 @@ static cudaError_t cudart_traced_cudaGraphExecEventWaitNodeSetEvent(cudart_cudaG
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecEventWaitNodeSetEvent) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecEventWaitNodeSetEvent__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecEventWaitNodeSetEvent) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecEventWaitNodeSetEvent__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 275);
     cudaError_t tracer_result;
@@ -24021,9 +23772,8 @@ static cudaError_t cudart_traced_cudaGraphExecExternalSemaphoresSignalNodeSetPar
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecExternalSemaphoresSignalNodeSetParams) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecExternalSemaphoresSignalNodeSetParams__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecExternalSemaphoresSignalNodeSetParams) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecExternalSemaphoresSignalNodeSetParams__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 276);
     cudaError_t tracer_result;
@@ -24109,9 +23859,8 @@ static cudaError_t cudart_traced_cudaGraphExecExternalSemaphoresWaitNodeSetParam
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecExternalSemaphoresWaitNodeSetParams) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecExternalSemaphoresWaitNodeSetParams__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecExternalSemaphoresWaitNodeSetParams) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecExternalSemaphoresWaitNodeSetParams__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 277);
     cudaError_t tracer_result;
@@ -24197,9 +23946,8 @@ static cudaError_t cudart_traced_cudaGraphNodeSetEnabled(cudart_cudaGraphNodeSet
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeSetEnabled) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeSetEnabled__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeSetEnabled) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeSetEnabled__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 278);
     cudaError_t tracer_result;
@@ -24282,9 +24030,8 @@ static cudaError_t cudart_traced_cudaGraphNodeGetEnabled(cudart_cudaGraphNodeGet
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetEnabled) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetEnabled__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetEnabled) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetEnabled__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 279);
     cudaError_t tracer_result;
@@ -24367,9 +24114,8 @@ static cudaError_t cudart_traced_cudaGraphExecUpdate(cudart_cudaGraphExecUpdate_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecUpdate) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecUpdate__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecUpdate) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecUpdate__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 280);
     cudaError_t tracer_result;
@@ -24450,9 +24196,8 @@ static cudaError_t cudart_traced_cudaGraphUpload(cudart_cudaGraphUpload_fn *trac
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphUpload) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphUpload__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphUpload) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphUpload__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 281);
     cudaError_t tracer_result;
@@ -24528,9 +24273,8 @@ static cudaError_t cudart_traced_cudaGraphLaunch(cudart_cudaGraphLaunch_fn *trac
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphLaunch) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphLaunch__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphLaunch) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphLaunch__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 282);
     cudaError_t tracer_result;
@@ -24606,9 +24350,8 @@ static cudaError_t cudart_traced_cudaGraphExecDestroy(cudart_cudaGraphExecDestro
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecDestroy) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecDestroy__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecDestroy) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecDestroy__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 283);
     cudaError_t tracer_result;
@@ -24681,9 +24424,8 @@ static cudaError_t cudart_traced_cudaGraphDestroy(cudart_cudaGraphDestroy_fn *tr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDestroy) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDestroy__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDestroy) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDestroy__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 284);
     cudaError_t tracer_result;
@@ -24758,9 +24500,8 @@ static cudaError_t cudart_traced_cudaGraphDebugDotPrint(cudart_cudaGraphDebugDot
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDebugDotPrint) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDebugDotPrint__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDebugDotPrint) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDebugDotPrint__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 285);
     cudaError_t tracer_result;
@@ -24842,9 +24583,8 @@ static cudaError_t cudart_traced_cudaUserObjectCreate(cudart_cudaUserObjectCreat
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectCreate) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectCreate__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectCreate) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectCreate__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 286);
     cudaError_t tracer_result;
@@ -24931,9 +24671,8 @@ static cudaError_t cudart_traced_cudaUserObjectRetain(cudart_cudaUserObjectRetai
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectRetain) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectRetain__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectRetain) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectRetain__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 287);
     cudaError_t tracer_result;
@@ -25009,9 +24748,8 @@ static cudaError_t cudart_traced_cudaUserObjectRelease(cudart_cudaUserObjectRele
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectRelease) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectRelease__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectRelease) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectRelease__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 288);
     cudaError_t tracer_result;
@@ -25090,9 +24828,8 @@ static cudaError_t cudart_traced_cudaGraphRetainUserObject(cudart_cudaGraphRetai
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphRetainUserObject) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphRetainUserObject__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphRetainUserObject) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphRetainUserObject__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 289);
     cudaError_t tracer_result;
@@ -25177,9 +24914,8 @@ static cudaError_t cudart_traced_cudaGraphReleaseUserObject(cudart_cudaGraphRele
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphReleaseUserObject) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphReleaseUserObject__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphReleaseUserObject) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphReleaseUserObject__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 290);
     cudaError_t tracer_result;
@@ -25264,9 +25000,8 @@ static cudaError_t cudart_traced_cudaGraphAddNode(cudart_cudaGraphAddNode_fn *tr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddNode) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddNode__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddNode) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddNode__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 291);
     cudaError_t tracer_result;
@@ -25360,9 +25095,8 @@ static cudaError_t cudart_traced_cudaGraphNodeSetParams(cudart_cudaGraphNodeSetP
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeSetParams) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeSetParams__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeSetParams) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeSetParams__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 292);
     cudaError_t tracer_result;
@@ -25441,9 +25175,8 @@ static cudaError_t cudart_traced_cudaGraphExecNodeSetParams(cudart_cudaGraphExec
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecNodeSetParams) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecNodeSetParams__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecNodeSetParams) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecNodeSetParams__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 293);
     cudaError_t tracer_result;
@@ -25527,9 +25260,8 @@ static cudaError_t cudart_traced_cudaGraphConditionalHandleCreate(cudart_cudaGra
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphConditionalHandleCreate) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphConditionalHandleCreate__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphConditionalHandleCreate) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphConditionalHandleCreate__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 294);
     cudaError_t tracer_result;
@@ -25773,9 +25505,8 @@ static cudaError_t cudart_traced_cudaLibraryLoadData(cudart_cudaLibraryLoadData_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryLoadData) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryLoadData__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryLoadData) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryLoadData__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 297);
     cudaError_t tracer_result;
@@ -25887,9 +25618,8 @@ static cudaError_t cudart_traced_cudaLibraryLoadFromFile(cudart_cudaLibraryLoadF
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryLoadFromFile) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryLoadFromFile__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryLoadFromFile) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryLoadFromFile__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 298);
     cudaError_t tracer_result;
@@ -25994,9 +25724,8 @@ static cudaError_t cudart_traced_cudaLibraryUnload(cudart_cudaLibraryUnload_fn *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryUnload) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryUnload__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryUnload) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryUnload__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 299);
     cudaError_t tracer_result;
@@ -26071,9 +25800,8 @@ static cudaError_t cudart_traced_cudaLibraryGetKernel(cudart_cudaLibraryGetKerne
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetKernel) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetKernel__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetKernel) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetKernel__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 300);
     cudaError_t tracer_result;
@@ -26155,9 +25883,8 @@ static cudaError_t cudart_traced_cudaLibraryGetGlobal(cudart_cudaLibraryGetGloba
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetGlobal) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetGlobal__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetGlobal) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetGlobal__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 301);
     cudaError_t tracer_result;
@@ -26242,9 +25969,8 @@ static cudaError_t cudart_traced_cudaLibraryGetManaged(cudart_cudaLibraryGetMana
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetManaged) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetManaged__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetManaged) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetManaged__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 302);
     cudaError_t tracer_result;
@@ -26330,9 +26056,8 @@ static cudaError_t cudart_traced_cudaLibraryGetUnifiedFunction(cudart_cudaLibrar
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetUnifiedFunction) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetUnifiedFunction__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetUnifiedFunction) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetUnifiedFunction__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 303);
     cudaError_t tracer_result;
@@ -26412,9 +26137,8 @@ static cudaError_t cudart_traced_cudaLibraryGetKernelCount(cudart_cudaLibraryGet
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetKernelCount) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetKernelCount__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetKernelCount) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetKernelCount__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 304);
     cudaError_t tracer_result;
@@ -26494,9 +26218,8 @@ static cudaError_t cudart_traced_cudaLibraryEnumerateKernels(cudart_cudaLibraryE
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryEnumerateKernels) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryEnumerateKernels__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryEnumerateKernels) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryEnumerateKernels__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 305);
     cudaError_t tracer_result;
@@ -26580,9 +26303,8 @@ static cudaError_t cudart_traced_cudaKernelSetAttributeForDevice(cudart_cudaKern
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaKernelSetAttributeForDevice) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaKernelSetAttributeForDevice__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaKernelSetAttributeForDevice) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaKernelSetAttributeForDevice__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 306);
     cudaError_t tracer_result;
@@ -26666,9 +26388,8 @@ static cudaError_t cudart_traced_cudaGetExportTable(cudart_cudaGetExportTable_fn
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetExportTable) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetExportTable__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetExportTable) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetExportTable__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 307);
     cudaError_t tracer_result;
@@ -26747,9 +26468,8 @@ static cudaError_t cudart_traced_cudaGetFuncBySymbol(cudart_cudaGetFuncBySymbol_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetFuncBySymbol) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetFuncBySymbol__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetFuncBySymbol) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetFuncBySymbol__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 308);
     cudaError_t tracer_result;
@@ -26827,9 +26547,8 @@ static cudaError_t cudart_traced_cudaGetKernel(cudart_cudaGetKernel_fn *tracer_r
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetKernel) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetKernel__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetKernel) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetKernel__full)) {
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", 309);
     cudaError_t tracer_result;

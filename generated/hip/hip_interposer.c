@@ -813,9 +813,8 @@ static struct hipChannelFormatDesc hip_traced_hipCreateChannelDesc(hip_hipCreate
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateChannelDesc) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateChannelDesc__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateChannelDesc) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateChannelDesc__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 0);
     struct hipChannelFormatDesc tracer_result;
@@ -899,9 +898,8 @@ static hipError_t hip_traced_hipMemcpy_spt(hip_hipMemcpy_spt_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy_spt) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy_spt__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy_spt) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy_spt__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 1);
     hipError_t tracer_result;
@@ -984,9 +982,8 @@ static hipError_t hip_traced_hipMemcpyToSymbol_spt(hip_hipMemcpyToSymbol_spt_fn 
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol_spt) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol_spt__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol_spt) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol_spt__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 2);
     hipError_t tracer_result;
@@ -1073,9 +1070,8 @@ static hipError_t hip_traced_hipMemcpyFromSymbol_spt(hip_hipMemcpyFromSymbol_spt
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol_spt) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol_spt__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol_spt) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol_spt__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 3);
     hipError_t tracer_result;
@@ -1162,9 +1158,8 @@ static hipError_t hip_traced_hipMemcpy2D_spt(hip_hipMemcpy2D_spt_fn *tracer_real
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D_spt) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D_spt__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D_spt) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D_spt__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 4);
     hipError_t tracer_result;
@@ -1256,9 +1251,8 @@ static hipError_t hip_traced_hipMemcpy2DToArray_spt(hip_hipMemcpy2DToArray_spt_f
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray_spt) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray_spt__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray_spt) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray_spt__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 5);
     hipError_t tracer_result;
@@ -1352,9 +1346,8 @@ static hipError_t hip_traced_hipMemcpy2DFromArray_spt(hip_hipMemcpy2DFromArray_s
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray_spt) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray_spt__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray_spt) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray_spt__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 6);
     hipError_t tracer_result;
@@ -1446,9 +1439,8 @@ static hipError_t hip_traced_hipMemcpy3D_spt(hip_hipMemcpy3D_spt_fn *tracer_real
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D_spt) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D_spt__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D_spt) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D_spt__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 7);
     hipError_t tracer_result;
@@ -1522,9 +1514,8 @@ static hipError_t hip_traced_hipMemset_spt(hip_hipMemset_spt_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset_spt) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset_spt__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset_spt) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset_spt__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 8);
     hipError_t tracer_result;
@@ -1602,9 +1593,8 @@ static hipError_t hip_traced_hipMemset2D_spt(hip_hipMemset2D_spt_fn *tracer_real
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D_spt) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D_spt__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D_spt) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D_spt__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 9);
     hipError_t tracer_result;
@@ -1688,9 +1678,8 @@ static hipError_t hip_traced_hipMemset3D_spt(hip_hipMemset3D_spt_fn *tracer_real
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D_spt) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D_spt__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D_spt) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D_spt__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 10);
     hipError_t tracer_result;
@@ -1769,9 +1758,8 @@ static hipError_t hip_traced_hipMemcpyAsync_spt(hip_hipMemcpyAsync_spt_fn *trace
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAsync_spt) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAsync_spt__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAsync_spt) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAsync_spt__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 11);
     hipError_t tracer_result;
@@ -1855,9 +1843,8 @@ static hipError_t hip_traced_hipStreamQuery_spt(hip_hipStreamQuery_spt_fn *trace
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery_spt) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery_spt__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery_spt) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery_spt__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 12);
     hipError_t tracer_result;
@@ -1930,9 +1917,8 @@ static hipError_t hip_traced_hipStreamSynchronize_spt(hip_hipStreamSynchronize_s
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize_spt) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize_spt__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize_spt) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize_spt__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 13);
     hipError_t tracer_result;
@@ -2006,9 +1992,8 @@ static hipError_t hip_traced_hipStreamGetPriority_spt(hip_hipStreamGetPriority_s
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority_spt) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority_spt__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority_spt) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority_spt__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 14);
     hipError_t tracer_result;
@@ -2086,9 +2071,8 @@ static hipError_t hip_traced_hipStreamWaitEvent_spt(hip_hipStreamWaitEvent_spt_f
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent_spt) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent_spt__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent_spt) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent_spt__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 15);
     hipError_t tracer_result;
@@ -2167,9 +2151,8 @@ static hipError_t hip_traced_hipStreamGetFlags_spt(hip_hipStreamGetFlags_spt_fn 
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags_spt) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags_spt__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags_spt) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags_spt__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 16);
     hipError_t tracer_result;
@@ -2249,9 +2232,8 @@ static hipError_t hip_traced_hipLaunchCooperativeKernel_spt(hip_hipLaunchCoopera
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel_spt) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel_spt__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel_spt) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel_spt__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 17);
     hipError_t tracer_result;
@@ -2342,9 +2324,8 @@ static hipError_t hip_traced_hipLaunchKernel_spt(hip_hipLaunchKernel_spt_fn *tra
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchKernel_spt) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchKernel_spt__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchKernel_spt) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchKernel_spt__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 18);
     hipError_t tracer_result;
@@ -2431,9 +2412,8 @@ static hipError_t hip_traced_hipInit(hip_hipInit_fn *tracer_real, const void *tr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipInit) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipInit__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipInit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipInit__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 19);
     hipError_t tracer_result;
@@ -2506,9 +2486,8 @@ static hipError_t hip_traced_hipDriverGetVersion(hip_hipDriverGetVersion_fn *tra
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDriverGetVersion) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDriverGetVersion__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDriverGetVersion) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDriverGetVersion__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 20);
     hipError_t tracer_result;
@@ -2582,9 +2561,8 @@ static hipError_t hip_traced_hipRuntimeGetVersion(hip_hipRuntimeGetVersion_fn *t
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRuntimeGetVersion) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRuntimeGetVersion__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRuntimeGetVersion) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRuntimeGetVersion__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 21);
     hipError_t tracer_result;
@@ -2659,9 +2637,8 @@ static hipError_t hip_traced_hipDeviceGet(hip_hipDeviceGet_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGet) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGet__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGet) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGet__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 22);
     hipError_t tracer_result;
@@ -2738,9 +2715,8 @@ static hipError_t hip_traced_hipDeviceComputeCapability(hip_hipDeviceComputeCapa
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceComputeCapability) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceComputeCapability__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceComputeCapability) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceComputeCapability__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 23);
     hipError_t tracer_result;
@@ -2821,9 +2797,8 @@ static hipError_t hip_traced_hipDeviceGetName(hip_hipDeviceGetName_fn *tracer_re
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetName) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetName__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetName) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetName__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 24);
     hipError_t tracer_result;
@@ -2902,9 +2877,8 @@ static hipError_t hip_traced_hipDeviceGetUuid(hip_hipDeviceGetUuid_fn *tracer_re
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetUuid) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetUuid__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetUuid) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetUuid__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 25);
     hipError_t tracer_result;
@@ -2981,9 +2955,8 @@ static hipError_t hip_traced_hipDeviceGetP2PAttribute(hip_hipDeviceGetP2PAttribu
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetP2PAttribute) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetP2PAttribute__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetP2PAttribute) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetP2PAttribute__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 26);
     hipError_t tracer_result;
@@ -3066,9 +3039,8 @@ static hipError_t hip_traced_hipDeviceGetPCIBusId(hip_hipDeviceGetPCIBusId_fn *t
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetPCIBusId) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetPCIBusId__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetPCIBusId) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetPCIBusId__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 27);
     hipError_t tracer_result;
@@ -3148,9 +3120,8 @@ static hipError_t hip_traced_hipDeviceGetByPCIBusId(hip_hipDeviceGetByPCIBusId_f
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetByPCIBusId) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetByPCIBusId__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetByPCIBusId) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetByPCIBusId__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 28);
     hipError_t tracer_result;
@@ -3228,9 +3199,8 @@ static hipError_t hip_traced_hipDeviceTotalMem(hip_hipDeviceTotalMem_fn *tracer_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceTotalMem) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceTotalMem__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceTotalMem) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceTotalMem__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 29);
     hipError_t tracer_result;
@@ -3306,9 +3276,8 @@ static hipError_t hip_traced_hipDeviceSynchronize(hip_hipDeviceSynchronize_fn *t
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSynchronize) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSynchronize__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSynchronize) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSynchronize__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 30);
     hipError_t tracer_result;
@@ -3379,9 +3348,8 @@ static hipError_t hip_traced_hipDeviceReset(hip_hipDeviceReset_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceReset) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceReset__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceReset) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceReset__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 31);
     hipError_t tracer_result;
@@ -3452,9 +3420,8 @@ static hipError_t hip_traced_hipSetDevice(hip_hipSetDevice_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDevice) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDevice__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDevice) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDevice__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 32);
     hipError_t tracer_result;
@@ -3527,9 +3494,8 @@ static hipError_t hip_traced_hipGetDevice(hip_hipGetDevice_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDevice) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDevice__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDevice) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDevice__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 33);
     hipError_t tracer_result;
@@ -3603,9 +3569,8 @@ static hipError_t hip_traced_hipGetDeviceCount(hip_hipGetDeviceCount_fn *tracer_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceCount) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceCount__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceCount) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceCount__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 34);
     hipError_t tracer_result;
@@ -3680,9 +3645,8 @@ static hipError_t hip_traced_hipDeviceGetAttribute(hip_hipDeviceGetAttribute_fn 
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetAttribute) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetAttribute__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetAttribute) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetAttribute__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 35);
     hipError_t tracer_result;
@@ -3762,9 +3726,8 @@ static hipError_t hip_traced_hipDeviceGetDefaultMemPool(hip_hipDeviceGetDefaultM
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetDefaultMemPool) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetDefaultMemPool__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetDefaultMemPool) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetDefaultMemPool__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 36);
     hipError_t tracer_result;
@@ -3842,9 +3805,8 @@ static hipError_t hip_traced_hipDeviceSetMemPool(hip_hipDeviceSetMemPool_fn *tra
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetMemPool) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetMemPool__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetMemPool) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetMemPool__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 37);
     hipError_t tracer_result;
@@ -3920,9 +3882,8 @@ static hipError_t hip_traced_hipDeviceGetMemPool(hip_hipDeviceGetMemPool_fn *tra
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetMemPool) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetMemPool__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetMemPool) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetMemPool__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 38);
     hipError_t tracer_result;
@@ -3999,9 +3960,8 @@ static hipError_t hip_traced_hipGetDeviceProperties(hip_hipGetDeviceProperties_f
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceProperties) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceProperties__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceProperties) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceProperties__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 39);
     hipError_t tracer_result;
@@ -4077,9 +4037,8 @@ static hipError_t hip_traced_hipDeviceSetCacheConfig(hip_hipDeviceSetCacheConfig
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetCacheConfig) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetCacheConfig__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetCacheConfig) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetCacheConfig__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 40);
     hipError_t tracer_result;
@@ -4153,9 +4112,8 @@ static hipError_t hip_traced_hipDeviceGetCacheConfig(hip_hipDeviceGetCacheConfig
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetCacheConfig) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetCacheConfig__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetCacheConfig) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetCacheConfig__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 41);
     hipError_t tracer_result;
@@ -4229,9 +4187,8 @@ static hipError_t hip_traced_hipDeviceGetLimit(hip_hipDeviceGetLimit_fn *tracer_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetLimit) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetLimit__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetLimit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetLimit__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 42);
     hipError_t tracer_result;
@@ -4308,9 +4265,8 @@ static hipError_t hip_traced_hipDeviceGetSharedMemConfig(hip_hipDeviceGetSharedM
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetSharedMemConfig) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetSharedMemConfig__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetSharedMemConfig) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetSharedMemConfig__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 43);
     hipError_t tracer_result;
@@ -4384,9 +4340,8 @@ static hipError_t hip_traced_hipGetDeviceFlags(hip_hipGetDeviceFlags_fn *tracer_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceFlags) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceFlags__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceFlags) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceFlags__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 44);
     hipError_t tracer_result;
@@ -4461,9 +4416,8 @@ static hipError_t hip_traced_hipDeviceSetSharedMemConfig(hip_hipDeviceSetSharedM
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetSharedMemConfig) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetSharedMemConfig__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetSharedMemConfig) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetSharedMemConfig__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 45);
     hipError_t tracer_result;
@@ -4536,9 +4490,8 @@ static hipError_t hip_traced_hipSetDeviceFlags(hip_hipSetDeviceFlags_fn *tracer_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDeviceFlags) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDeviceFlags__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDeviceFlags) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDeviceFlags__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 46);
     hipError_t tracer_result;
@@ -4612,9 +4565,8 @@ static hipError_t hip_traced_hipChooseDevice(hip_hipChooseDevice_fn *tracer_real
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipChooseDevice) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipChooseDevice__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipChooseDevice) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipChooseDevice__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 47);
     hipError_t tracer_result;
@@ -4691,9 +4643,8 @@ static hipError_t hip_traced_hipExtGetLinkTypeAndHopCount(hip_hipExtGetLinkTypeA
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtGetLinkTypeAndHopCount) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtGetLinkTypeAndHopCount__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtGetLinkTypeAndHopCount) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtGetLinkTypeAndHopCount__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 48);
     hipError_t tracer_result;
@@ -4778,9 +4729,8 @@ static hipError_t hip_traced_hipIpcGetMemHandle(hip_hipIpcGetMemHandle_fn *trace
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetMemHandle) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetMemHandle__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetMemHandle) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetMemHandle__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 49);
     hipError_t tracer_result;
@@ -4856,9 +4806,8 @@ static hipError_t hip_traced_hipIpcOpenMemHandle(hip_hipIpcOpenMemHandle_fn *tra
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenMemHandle) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenMemHandle__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenMemHandle) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenMemHandle__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 50);
     hipError_t tracer_result;
@@ -4936,9 +4885,8 @@ static hipError_t hip_traced_hipIpcCloseMemHandle(hip_hipIpcCloseMemHandle_fn *t
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcCloseMemHandle) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcCloseMemHandle__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcCloseMemHandle) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcCloseMemHandle__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 51);
     hipError_t tracer_result;
@@ -5012,9 +4960,8 @@ static hipError_t hip_traced_hipIpcGetEventHandle(hip_hipIpcGetEventHandle_fn *t
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetEventHandle) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetEventHandle__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetEventHandle) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetEventHandle__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 52);
     hipError_t tracer_result;
@@ -5090,9 +5037,8 @@ static hipError_t hip_traced_hipIpcOpenEventHandle(hip_hipIpcOpenEventHandle_fn 
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenEventHandle) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenEventHandle__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenEventHandle) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenEventHandle__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 53);
     hipError_t tracer_result;
@@ -5168,9 +5114,8 @@ static hipError_t hip_traced_hipFuncSetAttribute(hip_hipFuncSetAttribute_fn *tra
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetAttribute) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetAttribute__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetAttribute) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetAttribute__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 54);
     hipError_t tracer_result;
@@ -5248,9 +5193,8 @@ static hipError_t hip_traced_hipFuncSetCacheConfig(hip_hipFuncSetCacheConfig_fn 
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetCacheConfig) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetCacheConfig__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetCacheConfig) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetCacheConfig__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 55);
     hipError_t tracer_result;
@@ -5326,9 +5270,8 @@ static hipError_t hip_traced_hipFuncSetSharedMemConfig(hip_hipFuncSetSharedMemCo
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetSharedMemConfig) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetSharedMemConfig__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetSharedMemConfig) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetSharedMemConfig__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 56);
     hipError_t tracer_result;
@@ -5404,9 +5347,8 @@ static hipError_t hip_traced_hipGetLastError(hip_hipGetLastError_fn *tracer_real
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetLastError) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetLastError__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetLastError) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetLastError__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 57);
     hipError_t tracer_result;
@@ -5477,9 +5419,8 @@ static hipError_t hip_traced_hipPeekAtLastError(hip_hipPeekAtLastError_fn *trace
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPeekAtLastError) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPeekAtLastError__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPeekAtLastError) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPeekAtLastError__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 58);
     hipError_t tracer_result;
@@ -5550,9 +5491,8 @@ static const char *hip_traced_hipGetErrorName(hip_hipGetErrorName_fn *tracer_rea
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorName) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorName__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorName) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorName__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 59);
     const char *tracer_result;
@@ -5626,9 +5566,8 @@ static const char *hip_traced_hipGetErrorString(hip_hipGetErrorString_fn *tracer
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorString) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorString__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorString) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorString__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 60);
     const char *tracer_result;
@@ -5702,9 +5641,8 @@ static hipError_t hip_traced_hipStreamCreate(hip_hipStreamCreate_fn *tracer_real
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreate) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreate__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreate) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreate__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 61);
     hipError_t tracer_result;
@@ -5779,9 +5717,8 @@ static hipError_t hip_traced_hipStreamCreateWithFlags(hip_hipStreamCreateWithFla
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithFlags) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithFlags__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithFlags) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithFlags__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 62);
     hipError_t tracer_result;
@@ -5860,9 +5797,8 @@ static hipError_t hip_traced_hipStreamCreateWithPriority(hip_hipStreamCreateWith
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithPriority) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithPriority__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithPriority) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithPriority__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 63);
     hipError_t tracer_result;
@@ -5944,9 +5880,8 @@ static hipError_t hip_traced_hipDeviceGetStreamPriorityRange(hip_hipDeviceGetStr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetStreamPriorityRange) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetStreamPriorityRange__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetStreamPriorityRange) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetStreamPriorityRange__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 64);
     hipError_t tracer_result;
@@ -6024,9 +5959,8 @@ static hipError_t hip_traced_hipStreamDestroy(hip_hipStreamDestroy_fn *tracer_re
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamDestroy) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamDestroy__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamDestroy) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamDestroy__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 65);
     hipError_t tracer_result;
@@ -6099,9 +6033,8 @@ static hipError_t hip_traced_hipStreamQuery(hip_hipStreamQuery_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 66);
     hipError_t tracer_result;
@@ -6174,9 +6107,8 @@ static hipError_t hip_traced_hipStreamSynchronize(hip_hipStreamSynchronize_fn *t
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 67);
     hipError_t tracer_result;
@@ -6250,9 +6182,8 @@ static hipError_t hip_traced_hipStreamWaitEvent(hip_hipStreamWaitEvent_fn *trace
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 68);
     hipError_t tracer_result;
@@ -6331,9 +6262,8 @@ static hipError_t hip_traced_hipStreamGetFlags(hip_hipStreamGetFlags_fn *tracer_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 69);
     hipError_t tracer_result;
@@ -6410,9 +6340,8 @@ static hipError_t hip_traced_hipStreamGetPriority(hip_hipStreamGetPriority_fn *t
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 70);
     hipError_t tracer_result;
@@ -6490,9 +6419,8 @@ static hipError_t hip_traced_hipExtStreamCreateWithCUMask(hip_hipExtStreamCreate
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamCreateWithCUMask) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamCreateWithCUMask__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamCreateWithCUMask) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamCreateWithCUMask__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 71);
     hipError_t tracer_result;
@@ -6574,9 +6502,8 @@ static hipError_t hip_traced_hipExtStreamGetCUMask(hip_hipExtStreamGetCUMask_fn 
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamGetCUMask) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamGetCUMask__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamGetCUMask) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamGetCUMask__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 72);
     hipError_t tracer_result;
@@ -6658,9 +6585,8 @@ static hipError_t hip_traced_hipStreamAddCallback(hip_hipStreamAddCallback_fn *t
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAddCallback) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAddCallback__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAddCallback) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAddCallback__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 73);
     hipError_t tracer_result;
@@ -6744,9 +6670,8 @@ static hipError_t hip_traced_hipStreamWaitValue32(hip_hipStreamWaitValue32_fn *t
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue32) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue32__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue32) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue32__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 74);
     hipError_t tracer_result;
@@ -6832,9 +6757,8 @@ static hipError_t hip_traced_hipStreamWaitValue64(hip_hipStreamWaitValue64_fn *t
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue64) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue64__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue64) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue64__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 75);
     hipError_t tracer_result;
@@ -6919,9 +6843,8 @@ static hipError_t hip_traced_hipStreamWriteValue32(hip_hipStreamWriteValue32_fn 
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue32) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue32__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue32) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue32__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 76);
     hipError_t tracer_result;
@@ -7003,9 +6926,8 @@ static hipError_t hip_traced_hipStreamWriteValue64(hip_hipStreamWriteValue64_fn 
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue64) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue64__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue64) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue64__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 77);
     hipError_t tracer_result;
@@ -7087,9 +7009,8 @@ static hipError_t hip_traced_hipEventCreateWithFlags(hip_hipEventCreateWithFlags
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreateWithFlags) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreateWithFlags__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreateWithFlags) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreateWithFlags__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 78);
     hipError_t tracer_result;
@@ -7165,9 +7086,8 @@ static hipError_t hip_traced_hipEventCreate(hip_hipEventCreate_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreate) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreate__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreate) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreate__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 79);
     hipError_t tracer_result;
@@ -7242,9 +7162,8 @@ static hipError_t hip_traced_hipEventRecord(hip_hipEventRecord_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventRecord) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventRecord__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventRecord) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventRecord__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 80);
     hipError_t tracer_result;
@@ -7319,9 +7238,8 @@ static hipError_t hip_traced_hipEventDestroy(hip_hipEventDestroy_fn *tracer_real
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventDestroy) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventDestroy__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventDestroy) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventDestroy__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 81);
     hipError_t tracer_result;
@@ -7394,9 +7312,8 @@ static hipError_t hip_traced_hipEventSynchronize(hip_hipEventSynchronize_fn *tra
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventSynchronize) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventSynchronize__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventSynchronize) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventSynchronize__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 82);
     hipError_t tracer_result;
@@ -7470,9 +7387,8 @@ static hipError_t hip_traced_hipEventElapsedTime(hip_hipEventElapsedTime_fn *tra
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventElapsedTime) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventElapsedTime__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventElapsedTime) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventElapsedTime__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 83);
     hipError_t tracer_result;
@@ -7550,9 +7466,8 @@ static hipError_t hip_traced_hipEventQuery(hip_hipEventQuery_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventQuery) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventQuery__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventQuery) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventQuery__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 84);
     hipError_t tracer_result;
@@ -7627,9 +7542,8 @@ static hipError_t hip_traced_hipPointerGetAttributes(hip_hipPointerGetAttributes
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttributes) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttributes__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttributes) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttributes__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 85);
     hipError_t tracer_result;
@@ -7707,9 +7621,8 @@ static hipError_t hip_traced_hipPointerGetAttribute(hip_hipPointerGetAttribute_f
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttribute) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttribute__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttribute) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttribute__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 86);
     hipError_t tracer_result;
@@ -7790,9 +7703,8 @@ static hipError_t hip_traced_hipDrvPointerGetAttributes(hip_hipDrvPointerGetAttr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvPointerGetAttributes) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvPointerGetAttributes__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvPointerGetAttributes) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvPointerGetAttributes__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 87);
     hipError_t tracer_result;
@@ -7877,9 +7789,8 @@ static hipError_t hip_traced_hipImportExternalSemaphore(hip_hipImportExternalSem
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalSemaphore) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalSemaphore__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalSemaphore) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalSemaphore__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 88);
     hipError_t tracer_result;
@@ -7961,9 +7872,8 @@ static hipError_t hip_traced_hipSignalExternalSemaphoresAsync(hip_hipSignalExter
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSignalExternalSemaphoresAsync) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSignalExternalSemaphoresAsync__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSignalExternalSemaphoresAsync) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSignalExternalSemaphoresAsync__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 89);
     hipError_t tracer_result;
@@ -8050,9 +7960,8 @@ static hipError_t hip_traced_hipWaitExternalSemaphoresAsync(hip_hipWaitExternalS
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipWaitExternalSemaphoresAsync) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipWaitExternalSemaphoresAsync__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipWaitExternalSemaphoresAsync) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipWaitExternalSemaphoresAsync__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 90);
     hipError_t tracer_result;
@@ -8136,9 +8045,8 @@ static hipError_t hip_traced_hipDestroyExternalSemaphore(hip_hipDestroyExternalS
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalSemaphore) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalSemaphore__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalSemaphore) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalSemaphore__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 91);
     hipError_t tracer_result;
@@ -8213,9 +8121,8 @@ static hipError_t hip_traced_hipImportExternalMemory(hip_hipImportExternalMemory
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalMemory) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalMemory__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalMemory) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalMemory__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 92);
     hipError_t tracer_result;
@@ -8296,9 +8203,8 @@ static hipError_t hip_traced_hipExternalMemoryGetMappedBuffer(hip_hipExternalMem
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExternalMemoryGetMappedBuffer) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExternalMemoryGetMappedBuffer__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExternalMemoryGetMappedBuffer) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExternalMemoryGetMappedBuffer__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 93);
     hipError_t tracer_result;
@@ -8380,9 +8286,8 @@ static hipError_t hip_traced_hipDestroyExternalMemory(hip_hipDestroyExternalMemo
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalMemory) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalMemory__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalMemory) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalMemory__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 94);
     hipError_t tracer_result;
@@ -8455,9 +8360,8 @@ static hipError_t hip_traced_hipMalloc(hip_hipMalloc_fn *tracer_real, const void
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 95);
     hipError_t tracer_result;
@@ -8534,9 +8438,8 @@ static hipError_t hip_traced_hipExtMallocWithFlags(hip_hipExtMallocWithFlags_fn 
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtMallocWithFlags) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtMallocWithFlags__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtMallocWithFlags) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtMallocWithFlags__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 96);
     hipError_t tracer_result;
@@ -8615,9 +8518,8 @@ static hipError_t hip_traced_hipMallocHost(hip_hipMallocHost_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocHost) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocHost__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocHost) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocHost__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 97);
     hipError_t tracer_result;
@@ -8693,9 +8595,8 @@ static hipError_t hip_traced_hipMemAllocHost(hip_hipMemAllocHost_fn *tracer_real
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocHost) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocHost__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocHost) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocHost__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 98);
     hipError_t tracer_result;
@@ -8772,9 +8673,8 @@ static hipError_t hip_traced_hipHostMalloc(hip_hipHostMalloc_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostMalloc) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostMalloc__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostMalloc) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostMalloc__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 99);
     hipError_t tracer_result;
@@ -8853,9 +8753,8 @@ static hipError_t hip_traced_hipMallocManaged(hip_hipMallocManaged_fn *tracer_re
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocManaged) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocManaged__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocManaged) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocManaged__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 100);
     hipError_t tracer_result;
@@ -8934,9 +8833,8 @@ static hipError_t hip_traced_hipMemPrefetchAsync(hip_hipMemPrefetchAsync_fn *tra
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPrefetchAsync) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPrefetchAsync__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPrefetchAsync) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPrefetchAsync__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 101);
     hipError_t tracer_result;
@@ -9018,9 +8916,8 @@ static hipError_t hip_traced_hipMemAdvise(hip_hipMemAdvise_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAdvise) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAdvise__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAdvise) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAdvise__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 102);
     hipError_t tracer_result;
@@ -9104,9 +9001,8 @@ static hipError_t hip_traced_hipMemRangeGetAttribute(hip_hipMemRangeGetAttribute
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttribute) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttribute__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttribute) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttribute__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 103);
     hipError_t tracer_result;
@@ -9195,9 +9091,8 @@ static hipError_t hip_traced_hipMemRangeGetAttributes(hip_hipMemRangeGetAttribut
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttributes) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttributes__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttributes) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttributes__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 104);
     hipError_t tracer_result;
@@ -9289,9 +9184,8 @@ static hipError_t hip_traced_hipStreamAttachMemAsync(hip_hipStreamAttachMemAsync
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAttachMemAsync) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAttachMemAsync__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAttachMemAsync) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAttachMemAsync__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 105);
     hipError_t tracer_result;
@@ -9374,9 +9268,8 @@ static hipError_t hip_traced_hipMallocAsync(hip_hipMallocAsync_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocAsync) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocAsync__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocAsync) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocAsync__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 106);
     hipError_t tracer_result;
@@ -9455,9 +9348,8 @@ static hipError_t hip_traced_hipFreeAsync(hip_hipFreeAsync_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeAsync) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeAsync__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeAsync) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeAsync__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 107);
     hipError_t tracer_result;
@@ -9533,9 +9425,8 @@ static hipError_t hip_traced_hipMemPoolTrimTo(hip_hipMemPoolTrimTo_fn *tracer_re
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolTrimTo) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolTrimTo__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolTrimTo) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolTrimTo__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 108);
     hipError_t tracer_result;
@@ -9613,9 +9504,8 @@ static hipError_t hip_traced_hipMemPoolSetAttribute(hip_hipMemPoolSetAttribute_f
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAttribute) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAttribute__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAttribute) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAttribute__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 109);
     hipError_t tracer_result;
@@ -9695,9 +9585,8 @@ static hipError_t hip_traced_hipMemPoolGetAttribute(hip_hipMemPoolGetAttribute_f
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAttribute) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAttribute__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAttribute) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAttribute__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 110);
     hipError_t tracer_result;
@@ -9776,9 +9665,8 @@ static hipError_t hip_traced_hipMemPoolSetAccess(hip_hipMemPoolSetAccess_fn *tra
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAccess) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAccess__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAccess) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAccess__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 111);
     hipError_t tracer_result;
@@ -9860,9 +9748,8 @@ static hipError_t hip_traced_hipMemPoolGetAccess(hip_hipMemPoolGetAccess_fn *tra
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAccess) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAccess__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAccess) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAccess__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 112);
     hipError_t tracer_result;
@@ -9944,9 +9831,8 @@ static hipError_t hip_traced_hipMemPoolCreate(hip_hipMemPoolCreate_fn *tracer_re
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolCreate) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolCreate__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolCreate) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolCreate__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 113);
     hipError_t tracer_result;
@@ -10022,9 +9908,8 @@ static hipError_t hip_traced_hipMemPoolDestroy(hip_hipMemPoolDestroy_fn *tracer_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolDestroy) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolDestroy__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolDestroy) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolDestroy__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 114);
     hipError_t tracer_result;
@@ -10099,9 +9984,8 @@ static hipError_t hip_traced_hipMallocFromPoolAsync(hip_hipMallocFromPoolAsync_f
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocFromPoolAsync) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocFromPoolAsync__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocFromPoolAsync) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocFromPoolAsync__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 115);
     hipError_t tracer_result;
@@ -10188,9 +10072,8 @@ static hipError_t hip_traced_hipMemPoolExportToShareableHandle(hip_hipMemPoolExp
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportToShareableHandle) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportToShareableHandle__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportToShareableHandle) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportToShareableHandle__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 116);
     hipError_t tracer_result;
@@ -10277,9 +10160,8 @@ static hipError_t hip_traced_hipMemPoolImportFromShareableHandle(hip_hipMemPoolI
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportFromShareableHandle) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportFromShareableHandle__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportFromShareableHandle) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportFromShareableHandle__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 117);
     hipError_t tracer_result;
@@ -10366,9 +10248,8 @@ static hipError_t hip_traced_hipMemPoolExportPointer(hip_hipMemPoolExportPointer
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportPointer) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportPointer__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportPointer) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportPointer__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 118);
     hipError_t tracer_result;
@@ -10446,9 +10327,8 @@ static hipError_t hip_traced_hipMemPoolImportPointer(hip_hipMemPoolImportPointer
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportPointer) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportPointer__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportPointer) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportPointer__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 119);
     hipError_t tracer_result;
@@ -10530,9 +10410,8 @@ static hipError_t hip_traced_hipHostAlloc(hip_hipHostAlloc_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostAlloc) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostAlloc__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostAlloc) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostAlloc__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 120);
     hipError_t tracer_result;
@@ -10611,9 +10490,8 @@ static hipError_t hip_traced_hipHostGetDevicePointer(hip_hipHostGetDevicePointer
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetDevicePointer) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetDevicePointer__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetDevicePointer) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetDevicePointer__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 121);
     hipError_t tracer_result;
@@ -10693,9 +10571,8 @@ static hipError_t hip_traced_hipHostGetFlags(hip_hipHostGetFlags_fn *tracer_real
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetFlags) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetFlags__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetFlags) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetFlags__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 122);
     hipError_t tracer_result;
@@ -10772,9 +10649,8 @@ static hipError_t hip_traced_hipHostRegister(hip_hipHostRegister_fn *tracer_real
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostRegister) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostRegister__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostRegister) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostRegister__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 123);
     hipError_t tracer_result;
@@ -10853,9 +10729,8 @@ static hipError_t hip_traced_hipHostUnregister(hip_hipHostUnregister_fn *tracer_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostUnregister) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostUnregister__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostUnregister) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostUnregister__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 124);
     hipError_t tracer_result;
@@ -10929,9 +10804,8 @@ static hipError_t hip_traced_hipMallocPitch(hip_hipMallocPitch_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocPitch) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocPitch__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocPitch) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocPitch__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 125);
     hipError_t tracer_result;
@@ -11016,9 +10890,8 @@ static hipError_t hip_traced_hipMemAllocPitch(hip_hipMemAllocPitch_fn *tracer_re
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocPitch) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocPitch__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocPitch) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocPitch__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 126);
     hipError_t tracer_result;
@@ -11105,9 +10978,8 @@ static hipError_t hip_traced_hipFree(hip_hipFree_fn *tracer_real, const void *tr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFree) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFree__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFree) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFree__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 127);
     hipError_t tracer_result;
@@ -11180,9 +11052,8 @@ static hipError_t hip_traced_hipFreeHost(hip_hipFreeHost_fn *tracer_real, const 
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeHost) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeHost__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeHost) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeHost__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 128);
     hipError_t tracer_result;
@@ -11255,9 +11126,8 @@ static hipError_t hip_traced_hipHostFree(hip_hipHostFree_fn *tracer_real, const 
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostFree) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostFree__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostFree) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostFree__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 129);
     hipError_t tracer_result;
@@ -11943,9 +11813,8 @@ static hipError_t hip_traced_hipModuleGetGlobal(hip_hipModuleGetGlobal_fn *trace
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetGlobal) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetGlobal__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetGlobal) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetGlobal__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 138);
     hipError_t tracer_result;
@@ -12030,9 +11899,8 @@ static hipError_t hip_traced_hipGetSymbolAddress(hip_hipGetSymbolAddress_fn *tra
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolAddress) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolAddress__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolAddress) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolAddress__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 139);
     hipError_t tracer_result;
@@ -12109,9 +11977,8 @@ static hipError_t hip_traced_hipGetSymbolSize(hip_hipGetSymbolSize_fn *tracer_re
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolSize) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolSize__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolSize) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolSize__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 140);
     hipError_t tracer_result;
@@ -12189,9 +12056,8 @@ static hipError_t hip_traced_hipMemcpyToSymbol(hip_hipMemcpyToSymbol_fn *tracer_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 141);
     hipError_t tracer_result;
@@ -12279,9 +12145,8 @@ static hipError_t hip_traced_hipMemcpyToSymbolAsync(hip_hipMemcpyToSymbolAsync_f
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbolAsync) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbolAsync__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbolAsync) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbolAsync__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 142);
     hipError_t tracer_result;
@@ -12370,9 +12235,8 @@ static hipError_t hip_traced_hipMemcpyFromSymbol(hip_hipMemcpyFromSymbol_fn *tra
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 143);
     hipError_t tracer_result;
@@ -12460,9 +12324,8 @@ static hipError_t hip_traced_hipMemcpyFromSymbolAsync(hip_hipMemcpyFromSymbolAsy
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbolAsync) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbolAsync__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbolAsync) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbolAsync__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 144);
     hipError_t tracer_result;
@@ -12703,9 +12566,8 @@ static hipError_t hip_traced_hipMemsetD8(hip_hipMemsetD8_fn *tracer_real, const 
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 147);
     hipError_t tracer_result;
@@ -12783,9 +12645,8 @@ static hipError_t hip_traced_hipMemsetD8Async(hip_hipMemsetD8Async_fn *tracer_re
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8Async) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8Async__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8Async) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8Async__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 148);
     hipError_t tracer_result;
@@ -12868,9 +12729,8 @@ static hipError_t hip_traced_hipMemsetD16(hip_hipMemsetD16_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 149);
     hipError_t tracer_result;
@@ -12949,9 +12809,8 @@ static hipError_t hip_traced_hipMemsetD16Async(hip_hipMemsetD16Async_fn *tracer_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16Async) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16Async__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16Async) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16Async__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 150);
     hipError_t tracer_result;
@@ -13034,9 +12893,8 @@ static hipError_t hip_traced_hipMemsetD32(hip_hipMemsetD32_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 151);
     hipError_t tracer_result;
@@ -13191,9 +13049,8 @@ static hipError_t hip_traced_hipMemsetD32Async(hip_hipMemsetD32Async_fn *tracer_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32Async) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32Async__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32Async) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32Async__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 153);
     hipError_t tracer_result;
@@ -13275,9 +13132,8 @@ static hipError_t hip_traced_hipMemset2D(hip_hipMemset2D_fn *tracer_real, const 
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 154);
     hipError_t tracer_result;
@@ -13362,9 +13218,8 @@ static hipError_t hip_traced_hipMemset2DAsync(hip_hipMemset2DAsync_fn *tracer_re
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2DAsync) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2DAsync__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2DAsync) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2DAsync__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 155);
     hipError_t tracer_result;
@@ -13451,9 +13306,8 @@ static hipError_t hip_traced_hipMemset3D(hip_hipMemset3D_fn *tracer_real, const 
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 156);
     hipError_t tracer_result;
@@ -13532,9 +13386,8 @@ static hipError_t hip_traced_hipMemset3DAsync(hip_hipMemset3DAsync_fn *tracer_re
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3DAsync) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3DAsync__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3DAsync) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3DAsync__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 157);
     hipError_t tracer_result;
@@ -13614,9 +13467,8 @@ static hipError_t hip_traced_hipMemGetInfo(hip_hipMemGetInfo_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetInfo) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetInfo__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetInfo) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetInfo__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 158);
     hipError_t tracer_result;
@@ -13693,9 +13545,8 @@ static hipError_t hip_traced_hipMemPtrGetInfo(hip_hipMemPtrGetInfo_fn *tracer_re
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPtrGetInfo) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPtrGetInfo__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPtrGetInfo) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPtrGetInfo__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 159);
     hipError_t tracer_result;
@@ -13773,9 +13624,8 @@ static hipError_t hip_traced_hipMallocArray(hip_hipMallocArray_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocArray) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocArray__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocArray) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocArray__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 160);
     hipError_t tracer_result;
@@ -13861,9 +13711,8 @@ static hipError_t hip_traced_hipArrayCreate(hip_hipArrayCreate_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayCreate) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayCreate__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayCreate) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayCreate__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 161);
     hipError_t tracer_result;
@@ -13940,9 +13789,8 @@ static hipError_t hip_traced_hipArrayDestroy(hip_hipArrayDestroy_fn *tracer_real
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayDestroy) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayDestroy__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayDestroy) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayDestroy__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 162);
     hipError_t tracer_result;
@@ -14016,9 +13864,8 @@ static hipError_t hip_traced_hipArray3DCreate(hip_hipArray3DCreate_fn *tracer_re
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArray3DCreate) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArray3DCreate__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArray3DCreate) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArray3DCreate__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 163);
     hipError_t tracer_result;
@@ -14095,9 +13942,8 @@ static hipError_t hip_traced_hipMalloc3D(hip_hipMalloc3D_fn *tracer_real, const 
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3D) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3D__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3D) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3D__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 164);
     hipError_t tracer_result;
@@ -14171,9 +14017,8 @@ static hipError_t hip_traced_hipFreeArray(hip_hipFreeArray_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeArray) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeArray__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeArray) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeArray__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 165);
     hipError_t tracer_result;
@@ -14247,9 +14092,8 @@ static hipError_t hip_traced_hipFreeMipmappedArray(hip_hipFreeMipmappedArray_fn 
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeMipmappedArray) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeMipmappedArray__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeMipmappedArray) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeMipmappedArray__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 166);
     hipError_t tracer_result;
@@ -14324,9 +14168,8 @@ static hipError_t hip_traced_hipMalloc3DArray(hip_hipMalloc3DArray_fn *tracer_re
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3DArray) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3DArray__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3DArray) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3DArray__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 167);
     hipError_t tracer_result;
@@ -14412,9 +14255,8 @@ static hipError_t hip_traced_hipMallocMipmappedArray(hip_hipMallocMipmappedArray
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocMipmappedArray) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocMipmappedArray__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocMipmappedArray) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocMipmappedArray__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 168);
     hipError_t tracer_result;
@@ -14503,9 +14345,8 @@ static hipError_t hip_traced_hipGetMipmappedArrayLevel(hip_hipGetMipmappedArrayL
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetMipmappedArrayLevel) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetMipmappedArrayLevel__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetMipmappedArrayLevel) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetMipmappedArrayLevel__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 169);
     hipError_t tracer_result;
@@ -14587,9 +14428,8 @@ static hipError_t hip_traced_hipMemcpy2D(hip_hipMemcpy2D_fn *tracer_real, const 
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 170);
     hipError_t tracer_result;
@@ -14678,9 +14518,8 @@ static hipError_t hip_traced_hipMemcpyParam2D(hip_hipMemcpyParam2D_fn *tracer_re
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2D) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2D__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2D) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2D__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 171);
     hipError_t tracer_result;
@@ -14754,9 +14593,8 @@ static hipError_t hip_traced_hipMemcpyParam2DAsync(hip_hipMemcpyParam2DAsync_fn 
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2DAsync) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2DAsync__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2DAsync) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2DAsync__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 172);
     hipError_t tracer_result;
@@ -14833,9 +14671,8 @@ static hipError_t hip_traced_hipMemcpy2DAsync(hip_hipMemcpy2DAsync_fn *tracer_re
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DAsync) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DAsync__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DAsync) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DAsync__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 173);
     hipError_t tracer_result;
@@ -14929,9 +14766,8 @@ static hipError_t hip_traced_hipMemcpy2DToArray(hip_hipMemcpy2DToArray_fn *trace
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 174);
     hipError_t tracer_result;
@@ -15026,9 +14862,8 @@ static hipError_t hip_traced_hipMemcpy2DToArrayAsync(hip_hipMemcpy2DToArrayAsync
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArrayAsync) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArrayAsync__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArrayAsync) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArrayAsync__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 175);
     hipError_t tracer_result;
@@ -15124,9 +14959,8 @@ static hipError_t hip_traced_hipMemcpyToArray(hip_hipMemcpyToArray_fn *tracer_re
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToArray) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToArray__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToArray) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToArray__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 176);
     hipError_t tracer_result;
@@ -15214,9 +15048,8 @@ static hipError_t hip_traced_hipMemcpyFromArray(hip_hipMemcpyFromArray_fn *trace
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromArray) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromArray__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromArray) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromArray__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 177);
     hipError_t tracer_result;
@@ -15306,9 +15139,8 @@ static hipError_t hip_traced_hipMemcpy2DFromArray(hip_hipMemcpy2DFromArray_fn *t
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 178);
     hipError_t tracer_result;
@@ -15403,9 +15235,8 @@ static hipError_t hip_traced_hipMemcpy2DFromArrayAsync(hip_hipMemcpy2DFromArrayA
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArrayAsync) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArrayAsync__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArrayAsync) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArrayAsync__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 179);
     hipError_t tracer_result;
@@ -15501,9 +15332,8 @@ static hipError_t hip_traced_hipMemcpyAtoH(hip_hipMemcpyAtoH_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAtoH) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAtoH__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAtoH) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAtoH__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 180);
     hipError_t tracer_result;
@@ -15585,9 +15415,8 @@ static hipError_t hip_traced_hipMemcpyHtoA(hip_hipMemcpyHtoA_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoA) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoA__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoA) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoA__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 181);
     hipError_t tracer_result;
@@ -15668,9 +15497,8 @@ static hipError_t hip_traced_hipMemcpy3D(hip_hipMemcpy3D_fn *tracer_real, const 
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 182);
     hipError_t tracer_result;
@@ -15744,9 +15572,8 @@ static hipError_t hip_traced_hipMemcpy3DAsync(hip_hipMemcpy3DAsync_fn *tracer_re
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3DAsync) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3DAsync__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3DAsync) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3DAsync__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 183);
     hipError_t tracer_result;
@@ -15821,9 +15648,8 @@ static hipError_t hip_traced_hipDrvMemcpy3D(hip_hipDrvMemcpy3D_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3D) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3D__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3D) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3D__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 184);
     hipError_t tracer_result;
@@ -15897,9 +15723,8 @@ static hipError_t hip_traced_hipDrvMemcpy3DAsync(hip_hipDrvMemcpy3DAsync_fn *tra
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3DAsync) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3DAsync__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3DAsync) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3DAsync__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 185);
     hipError_t tracer_result;
@@ -15975,9 +15800,8 @@ static hipError_t hip_traced_hipDeviceCanAccessPeer(hip_hipDeviceCanAccessPeer_f
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceCanAccessPeer) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceCanAccessPeer__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceCanAccessPeer) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceCanAccessPeer__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 186);
     hipError_t tracer_result;
@@ -16058,9 +15882,8 @@ static hipError_t hip_traced_hipDeviceEnablePeerAccess(hip_hipDeviceEnablePeerAc
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceEnablePeerAccess) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceEnablePeerAccess__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceEnablePeerAccess) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceEnablePeerAccess__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 187);
     hipError_t tracer_result;
@@ -16136,9 +15959,8 @@ static hipError_t hip_traced_hipDeviceDisablePeerAccess(hip_hipDeviceDisablePeer
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceDisablePeerAccess) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceDisablePeerAccess__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceDisablePeerAccess) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceDisablePeerAccess__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 188);
     hipError_t tracer_result;
@@ -16213,9 +16035,8 @@ static hipError_t hip_traced_hipMemGetAddressRange(hip_hipMemGetAddressRange_fn 
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAddressRange) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAddressRange__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAddressRange) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAddressRange__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 189);
     hipError_t tracer_result;
@@ -16296,9 +16117,8 @@ static hipError_t hip_traced_hipMemcpyPeer(hip_hipMemcpyPeer_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeer) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeer__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeer) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeer__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 190);
     hipError_t tracer_result;
@@ -16384,9 +16204,8 @@ static hipError_t hip_traced_hipMemcpyPeerAsync(hip_hipMemcpyPeerAsync_fn *trace
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeerAsync) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeerAsync__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeerAsync) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeerAsync__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 191);
     hipError_t tracer_result;
@@ -16474,9 +16293,8 @@ static hipError_t hip_traced_hipCtxCreate(hip_hipCtxCreate_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxCreate) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxCreate__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxCreate) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxCreate__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 192);
     hipError_t tracer_result;
@@ -16554,9 +16372,8 @@ static hipError_t hip_traced_hipCtxDestroy(hip_hipCtxDestroy_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDestroy) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDestroy__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDestroy) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDestroy__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 193);
     hipError_t tracer_result;
@@ -16629,9 +16446,8 @@ static hipError_t hip_traced_hipCtxPopCurrent(hip_hipCtxPopCurrent_fn *tracer_re
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPopCurrent) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPopCurrent__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPopCurrent) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPopCurrent__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 194);
     hipError_t tracer_result;
@@ -16705,9 +16521,8 @@ static hipError_t hip_traced_hipCtxPushCurrent(hip_hipCtxPushCurrent_fn *tracer_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPushCurrent) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPushCurrent__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPushCurrent) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPushCurrent__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 195);
     hipError_t tracer_result;
@@ -16780,9 +16595,8 @@ static hipError_t hip_traced_hipCtxSetCurrent(hip_hipCtxSetCurrent_fn *tracer_re
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCurrent) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCurrent__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCurrent) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCurrent__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 196);
     hipError_t tracer_result;
@@ -16855,9 +16669,8 @@ static hipError_t hip_traced_hipCtxGetCurrent(hip_hipCtxGetCurrent_fn *tracer_re
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCurrent) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCurrent__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCurrent) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCurrent__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 197);
     hipError_t tracer_result;
@@ -16931,9 +16744,8 @@ static hipError_t hip_traced_hipCtxGetDevice(hip_hipCtxGetDevice_fn *tracer_real
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetDevice) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetDevice__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetDevice) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetDevice__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 198);
     hipError_t tracer_result;
@@ -17008,9 +16820,8 @@ static hipError_t hip_traced_hipCtxGetApiVersion(hip_hipCtxGetApiVersion_fn *tra
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetApiVersion) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetApiVersion__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetApiVersion) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetApiVersion__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 199);
     hipError_t tracer_result;
@@ -17087,9 +16898,8 @@ static hipError_t hip_traced_hipCtxGetCacheConfig(hip_hipCtxGetCacheConfig_fn *t
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCacheConfig) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCacheConfig__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCacheConfig) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCacheConfig__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 200);
     hipError_t tracer_result;
@@ -17164,9 +16974,8 @@ static hipError_t hip_traced_hipCtxSetCacheConfig(hip_hipCtxSetCacheConfig_fn *t
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCacheConfig) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCacheConfig__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCacheConfig) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCacheConfig__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 201);
     hipError_t tracer_result;
@@ -17240,9 +17049,8 @@ static hipError_t hip_traced_hipCtxSetSharedMemConfig(hip_hipCtxSetSharedMemConf
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetSharedMemConfig) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetSharedMemConfig__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetSharedMemConfig) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetSharedMemConfig__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 202);
     hipError_t tracer_result;
@@ -17316,9 +17124,8 @@ static hipError_t hip_traced_hipCtxGetSharedMemConfig(hip_hipCtxGetSharedMemConf
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetSharedMemConfig) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetSharedMemConfig__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetSharedMemConfig) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetSharedMemConfig__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 203);
     hipError_t tracer_result;
@@ -17392,9 +17199,8 @@ static hipError_t hip_traced_hipCtxSynchronize(hip_hipCtxSynchronize_fn *tracer_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSynchronize) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSynchronize__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSynchronize) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSynchronize__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 204);
     hipError_t tracer_result;
@@ -17465,9 +17271,8 @@ static hipError_t hip_traced_hipCtxGetFlags(hip_hipCtxGetFlags_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetFlags) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetFlags__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetFlags) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetFlags__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 205);
     hipError_t tracer_result;
@@ -17542,9 +17347,8 @@ static hipError_t hip_traced_hipCtxEnablePeerAccess(hip_hipCtxEnablePeerAccess_f
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxEnablePeerAccess) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxEnablePeerAccess__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxEnablePeerAccess) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxEnablePeerAccess__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 206);
     hipError_t tracer_result;
@@ -17619,9 +17423,8 @@ static hipError_t hip_traced_hipCtxDisablePeerAccess(hip_hipCtxDisablePeerAccess
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDisablePeerAccess) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDisablePeerAccess__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDisablePeerAccess) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDisablePeerAccess__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 207);
     hipError_t tracer_result;
@@ -17695,9 +17498,8 @@ static hipError_t hip_traced_hipDevicePrimaryCtxGetState(hip_hipDevicePrimaryCtx
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxGetState) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxGetState__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxGetState) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxGetState__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 208);
     hipError_t tracer_result;
@@ -17777,9 +17579,8 @@ static hipError_t hip_traced_hipDevicePrimaryCtxRelease(hip_hipDevicePrimaryCtxR
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRelease) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRelease__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRelease) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRelease__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 209);
     hipError_t tracer_result;
@@ -17853,9 +17654,8 @@ static hipError_t hip_traced_hipDevicePrimaryCtxRetain(hip_hipDevicePrimaryCtxRe
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRetain) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRetain__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRetain) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRetain__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 210);
     hipError_t tracer_result;
@@ -17931,9 +17731,8 @@ static hipError_t hip_traced_hipDevicePrimaryCtxReset(hip_hipDevicePrimaryCtxRes
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxReset) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxReset__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxReset) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxReset__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 211);
     hipError_t tracer_result;
@@ -18007,9 +17806,8 @@ static hipError_t hip_traced_hipDevicePrimaryCtxSetFlags(hip_hipDevicePrimaryCtx
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxSetFlags) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxSetFlags__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxSetFlags) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxSetFlags__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 212);
     hipError_t tracer_result;
@@ -18086,9 +17884,8 @@ static hipError_t hip_traced_hipModuleLoad(hip_hipModuleLoad_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoad) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoad__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoad) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoad__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 213);
     hipError_t tracer_result;
@@ -18164,9 +17961,8 @@ static hipError_t hip_traced_hipModuleUnload(hip_hipModuleUnload_fn *tracer_real
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleUnload) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleUnload__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleUnload) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleUnload__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 214);
     hipError_t tracer_result;
@@ -18307,9 +18103,8 @@ static hipError_t hip_traced_hipFuncGetAttributes(hip_hipFuncGetAttributes_fn *t
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttributes) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttributes__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttributes) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttributes__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 216);
     hipError_t tracer_result;
@@ -18385,9 +18180,8 @@ static hipError_t hip_traced_hipFuncGetAttribute(hip_hipFuncGetAttribute_fn *tra
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttribute) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttribute__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttribute) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttribute__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 217);
     hipError_t tracer_result;
@@ -18468,9 +18262,8 @@ static hipError_t hip_traced_hipModuleGetTexRef(hip_hipModuleGetTexRef_fn *trace
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetTexRef) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetTexRef__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetTexRef) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetTexRef__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 218);
     hipError_t tracer_result;
@@ -18549,9 +18342,8 @@ static hipError_t hip_traced_hipModuleLoadData(hip_hipModuleLoadData_fn *tracer_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadData) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadData__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadData) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadData__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 219);
     hipError_t tracer_result;
@@ -18629,9 +18421,8 @@ static hipError_t hip_traced_hipModuleLoadDataEx(hip_hipModuleLoadDataEx_fn *tra
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadDataEx) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadDataEx__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadDataEx) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadDataEx__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 220);
     hipError_t tracer_result;
@@ -18827,9 +18618,8 @@ static hipError_t hip_traced_hipLaunchCooperativeKernel(hip_hipLaunchCooperative
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 222);
     hipError_t tracer_result;
@@ -18918,9 +18708,8 @@ static hipError_t hip_traced_hipLaunchCooperativeKernelMultiDevice(hip_hipLaunch
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernelMultiDevice) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernelMultiDevice__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernelMultiDevice) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernelMultiDevice__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 223);
     hipError_t tracer_result;
@@ -19002,9 +18791,8 @@ static hipError_t hip_traced_hipExtLaunchMultiKernelMultiDevice(hip_hipExtLaunch
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchMultiKernelMultiDevice) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchMultiKernelMultiDevice__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchMultiKernelMultiDevice) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchMultiKernelMultiDevice__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 224);
     hipError_t tracer_result;
@@ -19088,9 +18876,8 @@ static hipError_t hip_traced_hipModuleOccupancyMaxPotentialBlockSize(hip_hipModu
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSize) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSize__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSize) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSize__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 225);
     hipError_t tracer_result;
@@ -19185,9 +18972,8 @@ static hipError_t hip_traced_hipModuleOccupancyMaxPotentialBlockSizeWithFlags(hi
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSizeWithFlags) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSizeWithFlags__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSizeWithFlags) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSizeWithFlags__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 226);
     hipError_t tracer_result;
@@ -19285,9 +19071,8 @@ static hipError_t hip_traced_hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessor) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessor__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessor) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessor__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 227);
     hipError_t tracer_result;
@@ -19378,9 +19163,8 @@ static hipError_t hip_traced_hipModuleOccupancyMaxActiveBlocksPerMultiprocessorW
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 228);
     hipError_t tracer_result;
@@ -19477,9 +19261,8 @@ static hipError_t hip_traced_hipOccupancyMaxActiveBlocksPerMultiprocessor(hip_hi
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessor) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessor__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessor) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessor__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 229);
     hipError_t tracer_result;
@@ -19569,9 +19352,8 @@ static hipError_t hip_traced_hipOccupancyMaxActiveBlocksPerMultiprocessorWithFla
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 230);
     hipError_t tracer_result;
@@ -19666,9 +19448,8 @@ static hipError_t hip_traced_hipOccupancyMaxPotentialBlockSize(hip_hipOccupancyM
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxPotentialBlockSize) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxPotentialBlockSize__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxPotentialBlockSize) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxPotentialBlockSize__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 231);
     hipError_t tracer_result;
@@ -19757,9 +19538,8 @@ static hipError_t hip_traced_hipConfigureCall(hip_hipConfigureCall_fn *tracer_re
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipConfigureCall) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipConfigureCall__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipConfigureCall) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipConfigureCall__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 232);
     hipError_t tracer_result;
@@ -19839,9 +19619,8 @@ static hipError_t hip_traced_hipSetupArgument(hip_hipSetupArgument_fn *tracer_re
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetupArgument) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetupArgument__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetupArgument) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetupArgument__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 233);
     hipError_t tracer_result;
@@ -19918,9 +19697,8 @@ static hipError_t hip_traced_hipLaunchByPtr(hip_hipLaunchByPtr_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchByPtr) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchByPtr__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchByPtr) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchByPtr__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 234);
     hipError_t tracer_result;
@@ -20077,9 +19855,8 @@ static hipError_t hip_traced_hipDrvMemcpy2DUnaligned(hip_hipDrvMemcpy2DUnaligned
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy2DUnaligned) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy2DUnaligned__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy2DUnaligned) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy2DUnaligned__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 236);
     hipError_t tracer_result;
@@ -20157,9 +19934,8 @@ static hipError_t hip_traced_hipExtLaunchKernel(hip_hipExtLaunchKernel_fn *trace
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchKernel) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchKernel__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchKernel) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchKernel__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 237);
     hipError_t tracer_result;
@@ -20259,9 +20035,8 @@ static hipError_t hip_traced_hipBindTextureToMipmappedArray(hip_hipBindTextureTo
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToMipmappedArray) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToMipmappedArray__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToMipmappedArray) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToMipmappedArray__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 238);
     hipError_t tracer_result;
@@ -20344,9 +20119,8 @@ static hipError_t hip_traced_hipGetTextureReference(hip_hipGetTextureReference_f
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureReference) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureReference__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureReference) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureReference__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 239);
     hipError_t tracer_result;
@@ -20426,9 +20200,8 @@ static hipError_t hip_traced_hipCreateTextureObject(hip_hipCreateTextureObject_f
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateTextureObject) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateTextureObject__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateTextureObject) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateTextureObject__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 240);
     hipError_t tracer_result;
@@ -20513,9 +20286,8 @@ static hipError_t hip_traced_hipDestroyTextureObject(hip_hipDestroyTextureObject
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyTextureObject) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyTextureObject__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyTextureObject) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyTextureObject__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 241);
     hipError_t tracer_result;
@@ -20589,9 +20361,8 @@ static hipError_t hip_traced_hipGetChannelDesc(hip_hipGetChannelDesc_fn *tracer_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetChannelDesc) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetChannelDesc__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetChannelDesc) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetChannelDesc__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 242);
     hipError_t tracer_result;
@@ -20668,9 +20439,8 @@ static hipError_t hip_traced_hipGetTextureObjectResourceDesc(hip_hipGetTextureOb
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceDesc) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceDesc__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceDesc) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceDesc__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 243);
     hipError_t tracer_result;
@@ -20749,9 +20519,8 @@ static hipError_t hip_traced_hipGetTextureObjectResourceViewDesc(hip_hipGetTextu
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceViewDesc) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceViewDesc__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceViewDesc) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceViewDesc__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 244);
     hipError_t tracer_result;
@@ -20830,9 +20599,8 @@ static hipError_t hip_traced_hipGetTextureObjectTextureDesc(hip_hipGetTextureObj
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectTextureDesc) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectTextureDesc__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectTextureDesc) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectTextureDesc__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 245);
     hipError_t tracer_result;
@@ -20910,9 +20678,8 @@ static hipError_t hip_traced_hipTexRefSetAddressMode(hip_hipTexRefSetAddressMode
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddressMode) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddressMode__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddressMode) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddressMode__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 246);
     hipError_t tracer_result;
@@ -20991,9 +20758,8 @@ static hipError_t hip_traced_hipTexRefSetArray(hip_hipTexRefSetArray_fn *tracer_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetArray) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetArray__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetArray) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetArray__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 247);
     hipError_t tracer_result;
@@ -21072,9 +20838,8 @@ static hipError_t hip_traced_hipTexRefSetFilterMode(hip_hipTexRefSetFilterMode_f
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFilterMode) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFilterMode__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFilterMode) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFilterMode__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 248);
     hipError_t tracer_result;
@@ -21150,9 +20915,8 @@ static hipError_t hip_traced_hipTexRefSetFlags(hip_hipTexRefSetFlags_fn *tracer_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFlags) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFlags__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFlags) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFlags__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 249);
     hipError_t tracer_result;
@@ -21228,9 +20992,8 @@ static hipError_t hip_traced_hipTexRefSetFormat(hip_hipTexRefSetFormat_fn *trace
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFormat) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFormat__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFormat) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFormat__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 250);
     hipError_t tracer_result;
@@ -21313,9 +21076,8 @@ static hipError_t hip_traced_hipTexObjectCreate(hip_hipTexObjectCreate_fn *trace
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectCreate) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectCreate__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectCreate) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectCreate__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 251);
     hipError_t tracer_result;
@@ -21400,9 +21162,8 @@ static hipError_t hip_traced_hipTexObjectDestroy(hip_hipTexObjectDestroy_fn *tra
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectDestroy) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectDestroy__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectDestroy) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectDestroy__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 252);
     hipError_t tracer_result;
@@ -21477,9 +21238,8 @@ static hipError_t hip_traced_hipTexObjectGetResourceDesc(hip_hipTexObjectGetReso
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceDesc) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceDesc__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceDesc) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceDesc__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 253);
     hipError_t tracer_result;
@@ -21557,9 +21317,8 @@ static hipError_t hip_traced_hipTexObjectGetResourceViewDesc(hip_hipTexObjectGet
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceViewDesc) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceViewDesc__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceViewDesc) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceViewDesc__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 254);
     hipError_t tracer_result;
@@ -21638,9 +21397,8 @@ static hipError_t hip_traced_hipTexObjectGetTextureDesc(hip_hipTexObjectGetTextu
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetTextureDesc) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetTextureDesc__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetTextureDesc) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetTextureDesc__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 255);
     hipError_t tracer_result;
@@ -21718,9 +21476,8 @@ static hipError_t hip_traced_hipBindTexture(hip_hipBindTexture_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 256);
     hipError_t tracer_result;
@@ -21808,9 +21565,8 @@ static hipError_t hip_traced_hipBindTexture2D(hip_hipBindTexture2D_fn *tracer_re
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture2D) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture2D__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture2D) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture2D__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 257);
     hipError_t tracer_result;
@@ -21904,9 +21660,8 @@ static hipError_t hip_traced_hipBindTextureToArray(hip_hipBindTextureToArray_fn 
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToArray) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToArray__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToArray) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToArray__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 258);
     hipError_t tracer_result;
@@ -21986,9 +21741,8 @@ static hipError_t hip_traced_hipGetTextureAlignmentOffset(hip_hipGetTextureAlign
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureAlignmentOffset) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureAlignmentOffset__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureAlignmentOffset) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureAlignmentOffset__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 259);
     hipError_t tracer_result;
@@ -22066,9 +21820,8 @@ static hipError_t hip_traced_hipUnbindTexture(hip_hipUnbindTexture_fn *tracer_re
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipUnbindTexture) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipUnbindTexture__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipUnbindTexture) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipUnbindTexture__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 260);
     hipError_t tracer_result;
@@ -22142,9 +21895,8 @@ static hipError_t hip_traced_hipTexRefGetAddress(hip_hipTexRefGetAddress_fn *tra
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddress) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddress__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddress) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddress__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 261);
     hipError_t tracer_result;
@@ -22222,9 +21974,8 @@ static hipError_t hip_traced_hipTexRefGetAddressMode(hip_hipTexRefGetAddressMode
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddressMode) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddressMode__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddressMode) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddressMode__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 262);
     hipError_t tracer_result;
@@ -22306,9 +22057,8 @@ static hipError_t hip_traced_hipTexRefGetFilterMode(hip_hipTexRefGetFilterMode_f
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFilterMode) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFilterMode__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFilterMode) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFilterMode__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 263);
     hipError_t tracer_result;
@@ -22385,9 +22135,8 @@ static hipError_t hip_traced_hipTexRefGetFlags(hip_hipTexRefGetFlags_fn *tracer_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFlags) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFlags__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFlags) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFlags__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 264);
     hipError_t tracer_result;
@@ -22464,9 +22213,8 @@ static hipError_t hip_traced_hipTexRefGetFormat(hip_hipTexRefGetFormat_fn *trace
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFormat) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFormat__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFormat) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFormat__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 265);
     hipError_t tracer_result;
@@ -22549,9 +22297,8 @@ static hipError_t hip_traced_hipTexRefGetMaxAnisotropy(hip_hipTexRefGetMaxAnisot
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMaxAnisotropy) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMaxAnisotropy__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMaxAnisotropy) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMaxAnisotropy__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 266);
     hipError_t tracer_result;
@@ -22630,9 +22377,8 @@ static hipError_t hip_traced_hipTexRefGetMipmapFilterMode(hip_hipTexRefGetMipmap
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapFilterMode) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapFilterMode__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapFilterMode) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapFilterMode__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 267);
     hipError_t tracer_result;
@@ -22711,9 +22457,8 @@ static hipError_t hip_traced_hipTexRefGetMipmapLevelBias(hip_hipTexRefGetMipmapL
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelBias) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelBias__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelBias) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelBias__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 268);
     hipError_t tracer_result;
@@ -22793,9 +22538,8 @@ static hipError_t hip_traced_hipTexRefGetMipmapLevelClamp(hip_hipTexRefGetMipmap
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelClamp) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelClamp__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelClamp) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelClamp__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 269);
     hipError_t tracer_result;
@@ -22880,9 +22624,8 @@ static hipError_t hip_traced_hipTexRefGetMipMappedArray(hip_hipTexRefGetMipMappe
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipMappedArray) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipMappedArray__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipMappedArray) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipMappedArray__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 270);
     hipError_t tracer_result;
@@ -22961,9 +22704,8 @@ static hipError_t hip_traced_hipTexRefSetAddress(hip_hipTexRefSetAddress_fn *tra
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 271);
     hipError_t tracer_result;
@@ -23049,9 +22791,8 @@ static hipError_t hip_traced_hipTexRefSetAddress2D(hip_hipTexRefSetAddress2D_fn 
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress2D) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress2D__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress2D) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress2D__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 272);
     hipError_t tracer_result;
@@ -23135,9 +22876,8 @@ static hipError_t hip_traced_hipTexRefSetMaxAnisotropy(hip_hipTexRefSetMaxAnisot
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMaxAnisotropy) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMaxAnisotropy__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMaxAnisotropy) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMaxAnisotropy__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 273);
     hipError_t tracer_result;
@@ -23214,9 +22954,8 @@ static hipError_t hip_traced_hipTexRefSetBorderColor(hip_hipTexRefSetBorderColor
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetBorderColor) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetBorderColor__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetBorderColor) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetBorderColor__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 274);
     hipError_t tracer_result;
@@ -23295,9 +23034,8 @@ static hipError_t hip_traced_hipTexRefSetMipmapFilterMode(hip_hipTexRefSetMipmap
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapFilterMode) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapFilterMode__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapFilterMode) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapFilterMode__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 275);
     hipError_t tracer_result;
@@ -23374,9 +23112,8 @@ static hipError_t hip_traced_hipTexRefSetMipmapLevelBias(hip_hipTexRefSetMipmapL
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelBias) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelBias__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelBias) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelBias__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 276);
     hipError_t tracer_result;
@@ -23455,9 +23192,8 @@ static hipError_t hip_traced_hipTexRefSetMipmapLevelClamp(hip_hipTexRefSetMipmap
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelClamp) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelClamp__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelClamp) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelClamp__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 277);
     hipError_t tracer_result;
@@ -23540,9 +23276,8 @@ static hipError_t hip_traced_hipTexRefSetMipmappedArray(hip_hipTexRefSetMipmappe
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmappedArray) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmappedArray__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmappedArray) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmappedArray__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 278);
     hipError_t tracer_result;
@@ -23625,9 +23360,8 @@ static hipError_t hip_traced_hipMipmappedArrayCreate(hip_hipMipmappedArrayCreate
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayCreate) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayCreate__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayCreate) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayCreate__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 279);
     hipError_t tracer_result;
@@ -23710,9 +23444,8 @@ static hipError_t hip_traced_hipMipmappedArrayDestroy(hip_hipMipmappedArrayDestr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayDestroy) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayDestroy__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayDestroy) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayDestroy__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 280);
     hipError_t tracer_result;
@@ -23789,9 +23522,8 @@ static hipError_t hip_traced_hipMipmappedArrayGetLevel(hip_hipMipmappedArrayGetL
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayGetLevel) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayGetLevel__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayGetLevel) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayGetLevel__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 281);
     hipError_t tracer_result;
@@ -23873,9 +23605,8 @@ static hipError_t hip_traced_hipRegisterApiCallback(hip_hipRegisterApiCallback_f
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterApiCallback) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterApiCallback__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterApiCallback) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterApiCallback__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 282);
     hipError_t tracer_result;
@@ -23952,9 +23683,8 @@ static hipError_t hip_traced_hipRemoveApiCallback(hip_hipRemoveApiCallback_fn *t
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveApiCallback) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveApiCallback__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveApiCallback) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveApiCallback__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 283);
     hipError_t tracer_result;
@@ -24028,9 +23758,8 @@ static hipError_t hip_traced_hipRegisterActivityCallback(hip_hipRegisterActivity
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterActivityCallback) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterActivityCallback__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterActivityCallback) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterActivityCallback__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 284);
     hipError_t tracer_result;
@@ -24108,9 +23837,8 @@ static hipError_t hip_traced_hipRemoveActivityCallback(hip_hipRemoveActivityCall
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveActivityCallback) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveActivityCallback__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveActivityCallback) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveActivityCallback__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 285);
     hipError_t tracer_result;
@@ -24183,9 +23911,8 @@ static const char *hip_traced_hipApiName(hip_hipApiName_fn *tracer_real, const v
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipApiName) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipApiName__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipApiName) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipApiName__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 286);
     const char *tracer_result;
@@ -24259,9 +23986,8 @@ static const char *hip_traced_hipKernelNameRef(hip_hipKernelNameRef_fn *tracer_r
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRef) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRef__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRef) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRef__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 287);
     const char *tracer_result;
@@ -24336,9 +24062,8 @@ static const char *hip_traced_hipKernelNameRefByPtr(hip_hipKernelNameRefByPtr_fn
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRefByPtr) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRefByPtr__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRefByPtr) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRefByPtr__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 288);
     const char *tracer_result;
@@ -24415,9 +24140,8 @@ static int hip_traced_hipGetStreamDeviceId(hip_hipGetStreamDeviceId_fn *tracer_r
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetStreamDeviceId) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetStreamDeviceId__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetStreamDeviceId) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetStreamDeviceId__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 289);
     int tracer_result;
@@ -24492,9 +24216,8 @@ static hipError_t hip_traced_hipStreamBeginCapture(hip_hipStreamBeginCapture_fn 
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamBeginCapture) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamBeginCapture__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamBeginCapture) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamBeginCapture__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 290);
     hipError_t tracer_result;
@@ -24570,9 +24293,8 @@ static hipError_t hip_traced_hipStreamEndCapture(hip_hipStreamEndCapture_fn *tra
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamEndCapture) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamEndCapture__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamEndCapture) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamEndCapture__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 291);
     hipError_t tracer_result;
@@ -24650,9 +24372,8 @@ static hipError_t hip_traced_hipStreamGetCaptureInfo(hip_hipStreamGetCaptureInfo
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 292);
     hipError_t tracer_result;
@@ -24741,9 +24462,8 @@ static hipError_t hip_traced_hipStreamGetCaptureInfo_v2(hip_hipStreamGetCaptureI
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo_v2) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo_v2__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo_v2) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo_v2__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 293);
     hipError_t tracer_result;
@@ -24841,9 +24561,8 @@ static hipError_t hip_traced_hipStreamIsCapturing(hip_hipStreamIsCapturing_fn *t
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamIsCapturing) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamIsCapturing__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamIsCapturing) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamIsCapturing__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 294);
     hipError_t tracer_result;
@@ -24924,9 +24643,8 @@ static hipError_t hip_traced_hipStreamUpdateCaptureDependencies(hip_hipStreamUpd
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamUpdateCaptureDependencies) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamUpdateCaptureDependencies__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamUpdateCaptureDependencies) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamUpdateCaptureDependencies__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 295);
     hipError_t tracer_result;
@@ -25010,9 +24728,8 @@ static hipError_t hip_traced_hipLaunchHostFunc(hip_hipLaunchHostFunc_fn *tracer_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchHostFunc) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchHostFunc__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchHostFunc) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchHostFunc__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 296);
     hipError_t tracer_result;
@@ -25091,9 +24808,8 @@ static hipError_t hip_traced_hipThreadExchangeStreamCaptureMode(hip_hipThreadExc
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipThreadExchangeStreamCaptureMode) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipThreadExchangeStreamCaptureMode__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipThreadExchangeStreamCaptureMode) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipThreadExchangeStreamCaptureMode__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 297);
     hipError_t tracer_result;
@@ -25168,9 +24884,8 @@ static hipError_t hip_traced_hipGraphCreate(hip_hipGraphCreate_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphCreate) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphCreate__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphCreate) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphCreate__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 298);
     hipError_t tracer_result;
@@ -25246,9 +24961,8 @@ static hipError_t hip_traced_hipGraphDestroy(hip_hipGraphDestroy_fn *tracer_real
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroy) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroy__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroy) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroy__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 299);
     hipError_t tracer_result;
@@ -25324,9 +25038,8 @@ static hipError_t hip_traced_hipGraphAddDependencies(hip_hipGraphAddDependencies
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddDependencies) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddDependencies__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddDependencies) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddDependencies__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 300);
     hipError_t tracer_result;
@@ -25411,9 +25124,8 @@ static hipError_t hip_traced_hipGraphRemoveDependencies(hip_hipGraphRemoveDepend
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphRemoveDependencies) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphRemoveDependencies__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphRemoveDependencies) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphRemoveDependencies__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 301);
     hipError_t tracer_result;
@@ -25497,9 +25209,8 @@ static hipError_t hip_traced_hipGraphGetEdges(hip_hipGraphGetEdges_fn *tracer_re
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetEdges) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetEdges__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetEdges) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetEdges__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 302);
     hipError_t tracer_result;
@@ -25585,9 +25296,8 @@ static hipError_t hip_traced_hipGraphGetNodes(hip_hipGraphGetNodes_fn *tracer_re
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetNodes) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetNodes__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetNodes) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetNodes__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 303);
     hipError_t tracer_result;
@@ -25669,9 +25379,8 @@ static hipError_t hip_traced_hipGraphGetRootNodes(hip_hipGraphGetRootNodes_fn *t
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetRootNodes) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetRootNodes__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetRootNodes) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetRootNodes__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 304);
     hipError_t tracer_result;
@@ -25755,9 +25464,8 @@ static hipError_t hip_traced_hipGraphNodeGetDependencies(hip_hipGraphNodeGetDepe
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependencies) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependencies__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependencies) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependencies__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 305);
     hipError_t tracer_result;
@@ -25842,9 +25550,8 @@ static hipError_t hip_traced_hipGraphNodeGetDependentNodes(hip_hipGraphNodeGetDe
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependentNodes) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependentNodes__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependentNodes) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependentNodes__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 306);
     hipError_t tracer_result;
@@ -25927,9 +25634,8 @@ static hipError_t hip_traced_hipGraphNodeGetType(hip_hipGraphNodeGetType_fn *tra
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetType) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetType__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetType) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetType__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 307);
     hipError_t tracer_result;
@@ -26005,9 +25711,8 @@ static hipError_t hip_traced_hipGraphDestroyNode(hip_hipGraphDestroyNode_fn *tra
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroyNode) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroyNode__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroyNode) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroyNode__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 308);
     hipError_t tracer_result;
@@ -26081,9 +25786,8 @@ static hipError_t hip_traced_hipGraphClone(hip_hipGraphClone_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphClone) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphClone__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphClone) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphClone__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 309);
     hipError_t tracer_result;
@@ -26163,9 +25867,8 @@ static hipError_t hip_traced_hipGraphNodeFindInClone(hip_hipGraphNodeFindInClone
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeFindInClone) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeFindInClone__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeFindInClone) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeFindInClone__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 310);
     hipError_t tracer_result;
@@ -26249,9 +25952,8 @@ static hipError_t hip_traced_hipGraphInstantiate(hip_hipGraphInstantiate_fn *tra
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiate) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiate__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiate) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiate__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 311);
     hipError_t tracer_result;
@@ -26342,9 +26044,8 @@ static hipError_t hip_traced_hipGraphInstantiateWithFlags(hip_hipGraphInstantiat
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiateWithFlags) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiateWithFlags__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiateWithFlags) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiateWithFlags__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 312);
     hipError_t tracer_result;
@@ -26426,9 +26127,8 @@ static hipError_t hip_traced_hipGraphLaunch(hip_hipGraphLaunch_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphLaunch) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphLaunch__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphLaunch) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphLaunch__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 313);
     hipError_t tracer_result;
@@ -26504,9 +26204,8 @@ static hipError_t hip_traced_hipGraphExecDestroy(hip_hipGraphExecDestroy_fn *tra
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecDestroy) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecDestroy__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecDestroy) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecDestroy__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 314);
     hipError_t tracer_result;
@@ -26582,9 +26281,8 @@ static hipError_t hip_traced_hipGraphExecUpdate(hip_hipGraphExecUpdate_fn *trace
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecUpdate) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecUpdate__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecUpdate) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecUpdate__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 315);
     hipError_t tracer_result;
@@ -26671,9 +26369,8 @@ static hipError_t hip_traced_hipGraphAddKernelNode(hip_hipGraphAddKernelNode_fn 
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddKernelNode) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddKernelNode__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddKernelNode) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddKernelNode__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 316);
     hipError_t tracer_result;
@@ -26762,9 +26459,8 @@ static hipError_t hip_traced_hipGraphKernelNodeGetParams(hip_hipGraphKernelNodeG
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetParams) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetParams__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetParams) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetParams__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 317);
     hipError_t tracer_result;
@@ -26842,9 +26538,8 @@ static hipError_t hip_traced_hipGraphKernelNodeSetParams(hip_hipGraphKernelNodeS
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetParams) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetParams__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetParams) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetParams__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 318);
     hipError_t tracer_result;
@@ -26923,9 +26618,8 @@ static hipError_t hip_traced_hipGraphExecKernelNodeSetParams(hip_hipGraphExecKer
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecKernelNodeSetParams) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecKernelNodeSetParams__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecKernelNodeSetParams) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecKernelNodeSetParams__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 319);
     hipError_t tracer_result;
@@ -27009,9 +26703,8 @@ static hipError_t hip_traced_hipGraphAddMemcpyNode(hip_hipGraphAddMemcpyNode_fn 
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 320);
     hipError_t tracer_result;
@@ -27100,9 +26793,8 @@ static hipError_t hip_traced_hipGraphMemcpyNodeGetParams(hip_hipGraphMemcpyNodeG
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeGetParams) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeGetParams__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeGetParams) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeGetParams__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 321);
     hipError_t tracer_result;
@@ -27180,9 +26872,8 @@ static hipError_t hip_traced_hipGraphMemcpyNodeSetParams(hip_hipGraphMemcpyNodeS
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 322);
     hipError_t tracer_result;
@@ -27261,9 +26952,8 @@ static hipError_t hip_traced_hipGraphKernelNodeSetAttribute(hip_hipGraphKernelNo
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetAttribute) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetAttribute__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetAttribute) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetAttribute__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 323);
     hipError_t tracer_result;
@@ -27345,9 +27035,8 @@ static hipError_t hip_traced_hipGraphKernelNodeGetAttribute(hip_hipGraphKernelNo
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetAttribute) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetAttribute__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetAttribute) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetAttribute__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 324);
     hipError_t tracer_result;
@@ -27429,9 +27118,8 @@ static hipError_t hip_traced_hipGraphExecMemcpyNodeSetParams(hip_hipGraphExecMem
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 325);
     hipError_t tracer_result;
@@ -27516,9 +27204,8 @@ static hipError_t hip_traced_hipGraphAddMemcpyNode1D(hip_hipGraphAddMemcpyNode1D
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode1D) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode1D__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode1D) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode1D__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 326);
     hipError_t tracer_result;
@@ -27617,9 +27304,8 @@ static hipError_t hip_traced_hipGraphMemcpyNodeSetParams1D(hip_hipGraphMemcpyNod
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams1D) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams1D__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams1D) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams1D__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 327);
     hipError_t tracer_result;
@@ -27707,9 +27393,8 @@ static hipError_t hip_traced_hipGraphExecMemcpyNodeSetParams1D(hip_hipGraphExecM
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams1D) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams1D__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams1D) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams1D__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 328);
     hipError_t tracer_result;
@@ -27803,9 +27488,8 @@ static hipError_t hip_traced_hipGraphAddMemcpyNodeFromSymbol(hip_hipGraphAddMemc
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNodeFromSymbol) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNodeFromSymbol__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNodeFromSymbol) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNodeFromSymbol__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 329);
     hipError_t tracer_result;
@@ -27910,9 +27594,8 @@ static hipError_t hip_traced_hipGraphMemcpyNodeSetParamsFromSymbol(hip_hipGraphM
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsFromSymbol) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsFromSymbol__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsFromSymbol) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsFromSymbol__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 330);
     hipError_t tracer_result;
@@ -28004,9 +27687,8 @@ static hipError_t hip_traced_hipGraphExecMemcpyNodeSetParamsFromSymbol(hip_hipGr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsFromSymbol) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsFromSymbol__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsFromSymbol) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsFromSymbol__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 331);
     hipError_t tracer_result;
@@ -28106,9 +27788,8 @@ static hipError_t hip_traced_hipGraphAddMemcpyNodeToSymbol(hip_hipGraphAddMemcpy
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNodeToSymbol) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNodeToSymbol__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNodeToSymbol) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNodeToSymbol__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 332);
     hipError_t tracer_result;
@@ -28213,9 +27894,8 @@ static hipError_t hip_traced_hipGraphMemcpyNodeSetParamsToSymbol(hip_hipGraphMem
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsToSymbol) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsToSymbol__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsToSymbol) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsToSymbol__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 333);
     hipError_t tracer_result;
@@ -28308,9 +27988,8 @@ static hipError_t hip_traced_hipGraphExecMemcpyNodeSetParamsToSymbol(hip_hipGrap
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsToSymbol) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsToSymbol__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsToSymbol) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsToSymbol__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 334);
     hipError_t tracer_result;
@@ -28405,9 +28084,8 @@ static hipError_t hip_traced_hipGraphAddMemsetNode(hip_hipGraphAddMemsetNode_fn 
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemsetNode) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemsetNode__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemsetNode) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemsetNode__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 335);
     hipError_t tracer_result;
@@ -28496,9 +28174,8 @@ static hipError_t hip_traced_hipGraphMemsetNodeGetParams(hip_hipGraphMemsetNodeG
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeGetParams) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeGetParams__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeGetParams) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeGetParams__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 336);
     hipError_t tracer_result;
@@ -28576,9 +28253,8 @@ static hipError_t hip_traced_hipGraphMemsetNodeSetParams(hip_hipGraphMemsetNodeS
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeSetParams) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeSetParams__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeSetParams) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeSetParams__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 337);
     hipError_t tracer_result;
@@ -28657,9 +28333,8 @@ static hipError_t hip_traced_hipGraphExecMemsetNodeSetParams(hip_hipGraphExecMem
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemsetNodeSetParams) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemsetNodeSetParams__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemsetNodeSetParams) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemsetNodeSetParams__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 338);
     hipError_t tracer_result;
@@ -28743,9 +28418,8 @@ static hipError_t hip_traced_hipGraphAddHostNode(hip_hipGraphAddHostNode_fn *tra
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddHostNode) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddHostNode__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddHostNode) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddHostNode__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 339);
     hipError_t tracer_result;
@@ -28834,9 +28508,8 @@ static hipError_t hip_traced_hipGraphHostNodeGetParams(hip_hipGraphHostNodeGetPa
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeGetParams) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeGetParams__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeGetParams) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeGetParams__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 340);
     hipError_t tracer_result;
@@ -28914,9 +28587,8 @@ static hipError_t hip_traced_hipGraphHostNodeSetParams(hip_hipGraphHostNodeSetPa
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeSetParams) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeSetParams__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeSetParams) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeSetParams__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 341);
     hipError_t tracer_result;
@@ -28995,9 +28667,8 @@ static hipError_t hip_traced_hipGraphExecHostNodeSetParams(hip_hipGraphExecHostN
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecHostNodeSetParams) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecHostNodeSetParams__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecHostNodeSetParams) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecHostNodeSetParams__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 342);
     hipError_t tracer_result;
@@ -29081,9 +28752,8 @@ static hipError_t hip_traced_hipGraphAddChildGraphNode(hip_hipGraphAddChildGraph
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddChildGraphNode) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddChildGraphNode__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddChildGraphNode) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddChildGraphNode__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 343);
     hipError_t tracer_result;
@@ -29171,9 +28841,8 @@ static hipError_t hip_traced_hipGraphChildGraphNodeGetGraph(hip_hipGraphChildGra
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphChildGraphNodeGetGraph) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphChildGraphNodeGetGraph__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphChildGraphNodeGetGraph) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphChildGraphNodeGetGraph__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 344);
     hipError_t tracer_result;
@@ -29253,9 +28922,8 @@ static hipError_t hip_traced_hipGraphExecChildGraphNodeSetParams(hip_hipGraphExe
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecChildGraphNodeSetParams) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecChildGraphNodeSetParams__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecChildGraphNodeSetParams) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecChildGraphNodeSetParams__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 345);
     hipError_t tracer_result;
@@ -29338,9 +29006,8 @@ static hipError_t hip_traced_hipGraphAddEmptyNode(hip_hipGraphAddEmptyNode_fn *t
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEmptyNode) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEmptyNode__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEmptyNode) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEmptyNode__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 346);
     hipError_t tracer_result;
@@ -29427,9 +29094,8 @@ static hipError_t hip_traced_hipGraphAddEventRecordNode(hip_hipGraphAddEventReco
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventRecordNode) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventRecordNode__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventRecordNode) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventRecordNode__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 347);
     hipError_t tracer_result;
@@ -29518,9 +29184,8 @@ static hipError_t hip_traced_hipGraphEventRecordNodeGetEvent(hip_hipGraphEventRe
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeGetEvent) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeGetEvent__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeGetEvent) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeGetEvent__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 348);
     hipError_t tracer_result;
@@ -29598,9 +29263,8 @@ static hipError_t hip_traced_hipGraphEventRecordNodeSetEvent(hip_hipGraphEventRe
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeSetEvent) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeSetEvent__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeSetEvent) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeSetEvent__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 349);
     hipError_t tracer_result;
@@ -29679,9 +29343,8 @@ static hipError_t hip_traced_hipGraphExecEventRecordNodeSetEvent(hip_hipGraphExe
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventRecordNodeSetEvent) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventRecordNodeSetEvent__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventRecordNodeSetEvent) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventRecordNodeSetEvent__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 350);
     hipError_t tracer_result;
@@ -29764,9 +29427,8 @@ static hipError_t hip_traced_hipGraphAddEventWaitNode(hip_hipGraphAddEventWaitNo
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventWaitNode) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventWaitNode__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventWaitNode) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventWaitNode__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 351);
     hipError_t tracer_result;
@@ -29855,9 +29517,8 @@ static hipError_t hip_traced_hipGraphEventWaitNodeGetEvent(hip_hipGraphEventWait
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeGetEvent) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeGetEvent__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeGetEvent) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeGetEvent__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 352);
     hipError_t tracer_result;
@@ -29935,9 +29596,8 @@ static hipError_t hip_traced_hipGraphEventWaitNodeSetEvent(hip_hipGraphEventWait
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeSetEvent) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeSetEvent__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeSetEvent) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeSetEvent__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 353);
     hipError_t tracer_result;
@@ -30016,9 +29676,8 @@ static hipError_t hip_traced_hipGraphExecEventWaitNodeSetEvent(hip_hipGraphExecE
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventWaitNodeSetEvent) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventWaitNodeSetEvent__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventWaitNodeSetEvent) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventWaitNodeSetEvent__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 354);
     hipError_t tracer_result;
@@ -30098,9 +29757,8 @@ static hipError_t hip_traced_hipMemAddressFree(hip_hipMemAddressFree_fn *tracer_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressFree) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressFree__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressFree) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressFree__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 355);
     hipError_t tracer_result;
@@ -30177,9 +29835,8 @@ static hipError_t hip_traced_hipMemAddressReserve(hip_hipMemAddressReserve_fn *t
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressReserve) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressReserve__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressReserve) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressReserve__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 356);
     hipError_t tracer_result;
@@ -30267,9 +29924,8 @@ static hipError_t hip_traced_hipMemCreate(hip_hipMemCreate_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemCreate) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemCreate__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemCreate) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemCreate__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 357);
     hipError_t tracer_result;
@@ -30356,9 +30012,8 @@ static hipError_t hip_traced_hipMemExportToShareableHandle(hip_hipMemExportToSha
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemExportToShareableHandle) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemExportToShareableHandle__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemExportToShareableHandle) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemExportToShareableHandle__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 358);
     hipError_t tracer_result;
@@ -30443,9 +30098,8 @@ static hipError_t hip_traced_hipMemGetAccess(hip_hipMemGetAccess_fn *tracer_real
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAccess) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAccess__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAccess) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAccess__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 359);
     hipError_t tracer_result;
@@ -30526,9 +30180,8 @@ static hipError_t hip_traced_hipMemGetAllocationGranularity(hip_hipMemGetAllocat
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationGranularity) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationGranularity__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationGranularity) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationGranularity__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 360);
     hipError_t tracer_result;
@@ -30611,9 +30264,8 @@ static hipError_t hip_traced_hipMemGetAllocationPropertiesFromHandle(hip_hipMemG
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationPropertiesFromHandle) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationPropertiesFromHandle__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationPropertiesFromHandle) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationPropertiesFromHandle__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 361);
     hipError_t tracer_result;
@@ -30694,9 +30346,8 @@ static hipError_t hip_traced_hipMemImportFromShareableHandle(hip_hipMemImportFro
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemImportFromShareableHandle) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemImportFromShareableHandle__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemImportFromShareableHandle) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemImportFromShareableHandle__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 362);
     hipError_t tracer_result;
@@ -30779,9 +30430,8 @@ static hipError_t hip_traced_hipMemMap(hip_hipMemMap_fn *tracer_real, const void
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMap) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMap__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMap) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMap__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 363);
     hipError_t tracer_result;
@@ -30867,9 +30517,8 @@ static hipError_t hip_traced_hipMemMapArrayAsync(hip_hipMemMapArrayAsync_fn *tra
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMapArrayAsync) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMapArrayAsync__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMapArrayAsync) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMapArrayAsync__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 364);
     hipError_t tracer_result;
@@ -30949,9 +30598,8 @@ static hipError_t hip_traced_hipMemRelease(hip_hipMemRelease_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRelease) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRelease__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRelease) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRelease__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 365);
     hipError_t tracer_result;
@@ -31026,9 +30674,8 @@ static hipError_t hip_traced_hipMemRetainAllocationHandle(hip_hipMemRetainAlloca
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRetainAllocationHandle) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRetainAllocationHandle__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRetainAllocationHandle) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRetainAllocationHandle__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 366);
     hipError_t tracer_result;
@@ -31106,9 +30753,8 @@ static hipError_t hip_traced_hipMemSetAccess(hip_hipMemSetAccess_fn *tracer_real
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemSetAccess) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemSetAccess__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemSetAccess) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemSetAccess__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 367);
     hipError_t tracer_result;
@@ -31189,9 +30835,8 @@ static hipError_t hip_traced_hipMemUnmap(hip_hipMemUnmap_fn *tracer_real, const 
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemUnmap) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemUnmap__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemUnmap) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemUnmap__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 368);
     hipError_t tracer_result;
@@ -31269,9 +30914,8 @@ static hipError_t hip_traced_hipGLGetDevices(hip_hipGLGetDevices_fn *tracer_real
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGLGetDevices) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGLGetDevices__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGLGetDevices) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGLGetDevices__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 369);
     hipError_t tracer_result;
@@ -31357,9 +31001,8 @@ static hipError_t hip_traced_hipGraphicsGLRegisterBuffer(hip_hipGraphicsGLRegist
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterBuffer) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterBuffer__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterBuffer) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterBuffer__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 370);
     hipError_t tracer_result;
@@ -31443,9 +31086,8 @@ static hipError_t hip_traced_hipGraphicsGLRegisterImage(hip_hipGraphicsGLRegiste
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterImage) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterImage__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterImage) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterImage__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 371);
     hipError_t tracer_result;
@@ -31530,9 +31172,8 @@ static hipError_t hip_traced_hipGraphicsMapResources(hip_hipGraphicsMapResources
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsMapResources) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsMapResources__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsMapResources) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsMapResources__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 372);
     hipError_t tracer_result;
@@ -31616,9 +31257,8 @@ static hipError_t hip_traced_hipGraphicsSubResourceGetMappedArray(hip_hipGraphic
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsSubResourceGetMappedArray) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsSubResourceGetMappedArray__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsSubResourceGetMappedArray) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsSubResourceGetMappedArray__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 373);
     hipError_t tracer_result;
@@ -31703,9 +31343,8 @@ static hipError_t hip_traced_hipGraphicsResourceGetMappedPointer(hip_hipGraphics
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsResourceGetMappedPointer) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsResourceGetMappedPointer__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsResourceGetMappedPointer) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsResourceGetMappedPointer__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 374);
     hipError_t tracer_result;
@@ -31789,9 +31428,8 @@ static hipError_t hip_traced_hipGraphicsUnmapResources(hip_hipGraphicsUnmapResou
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnmapResources) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnmapResources__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnmapResources) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnmapResources__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 375);
     hipError_t tracer_result;
@@ -31872,9 +31510,8 @@ static hipError_t hip_traced_hipGraphicsUnregisterResource(hip_hipGraphicsUnregi
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnregisterResource) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnregisterResource__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnregisterResource) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnregisterResource__full)) {
     hip_depth++;
     unsigned tracer_depth = tracer_inflight_push("hip", 376);
     hipError_t tracer_result;

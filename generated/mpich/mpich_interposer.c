@@ -1294,9 +1294,8 @@ static int mpich_traced_MPI_Status_f082c(mpich_MPI_Status_f082c_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_f082c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_f082c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_f082c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_f082c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 0);
     int tracer_result;
@@ -1373,9 +1372,8 @@ static int mpich_traced_MPI_Status_c2f08(mpich_MPI_Status_c2f08_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_c2f08) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_c2f08__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_c2f08) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_c2f08__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 1);
     int tracer_result;
@@ -1452,9 +1450,8 @@ static int mpich_traced_MPI_Status_f082f(mpich_MPI_Status_f082f_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_f082f) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_f082f__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_f082f) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_f082f__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 2);
     int tracer_result;
@@ -1532,9 +1529,8 @@ static int mpich_traced_MPI_Status_f2f08(mpich_MPI_Status_f2f08_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_f2f08) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_f2f08__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_f2f08) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_f2f08__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 3);
     int tracer_result;
@@ -1611,9 +1607,8 @@ static int mpich_traced_MPI_Type_create_f90_integer(mpich_MPI_Type_create_f90_in
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_f90_integer) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_f90_integer__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_f90_integer) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_f90_integer__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 4);
     int tracer_result;
@@ -1691,9 +1686,8 @@ static int mpich_traced_MPI_Type_create_f90_real(mpich_MPI_Type_create_f90_real_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_f90_real) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_f90_real__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_f90_real) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_f90_real__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 5);
     int tracer_result;
@@ -1773,9 +1767,8 @@ static int mpich_traced_MPI_Type_create_f90_complex(mpich_MPI_Type_create_f90_co
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_f90_complex) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_f90_complex__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_f90_complex) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_f90_complex__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 6);
     int tracer_result;
@@ -1854,9 +1847,8 @@ static int mpich_traced_MPI_Attr_delete(mpich_MPI_Attr_delete_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Attr_delete) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Attr_delete__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Attr_delete) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Attr_delete__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 7);
     int tracer_result;
@@ -1931,9 +1923,8 @@ static int mpich_traced_MPI_Attr_get(mpich_MPI_Attr_get_fn *tracer_real, const v
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Attr_get) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Attr_get__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Attr_get) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Attr_get__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 8);
     int tracer_result;
@@ -2015,9 +2006,8 @@ static int mpich_traced_MPI_Attr_put(mpich_MPI_Attr_put_fn *tracer_real, const v
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Attr_put) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Attr_put__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Attr_put) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Attr_put__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 9);
     int tracer_result;
@@ -2099,9 +2089,8 @@ static int mpich_traced_MPI_Comm_create_keyval(mpich_MPI_Comm_create_keyval_fn *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_create_keyval) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_create_keyval__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_create_keyval) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_create_keyval__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 10);
     int tracer_result;
@@ -2188,9 +2177,8 @@ static int mpich_traced_MPI_Comm_delete_attr(mpich_MPI_Comm_delete_attr_fn *trac
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_delete_attr) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_delete_attr__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_delete_attr) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_delete_attr__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 11);
     int tracer_result;
@@ -2266,9 +2254,8 @@ static int mpich_traced_MPI_Comm_free_keyval(mpich_MPI_Comm_free_keyval_fn *trac
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_free_keyval) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_free_keyval__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_free_keyval) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_free_keyval__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 12);
     int tracer_result;
@@ -2343,9 +2330,8 @@ static int mpich_traced_MPI_Comm_get_attr(mpich_MPI_Comm_get_attr_fn *tracer_rea
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_get_attr) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_get_attr__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_get_attr) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_get_attr__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 13);
     int tracer_result;
@@ -2428,9 +2414,8 @@ static int mpich_traced_MPI_Comm_set_attr(mpich_MPI_Comm_set_attr_fn *tracer_rea
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_set_attr) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_set_attr__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_set_attr) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_set_attr__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 14);
     int tracer_result;
@@ -2511,9 +2496,8 @@ static int mpich_traced_MPI_Keyval_create(mpich_MPI_Keyval_create_fn *tracer_rea
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Keyval_create) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Keyval_create__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Keyval_create) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Keyval_create__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 15);
     int tracer_result;
@@ -2596,9 +2580,8 @@ static int mpich_traced_MPI_Keyval_free(mpich_MPI_Keyval_free_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Keyval_free) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Keyval_free__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Keyval_free) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Keyval_free__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 16);
     int tracer_result;
@@ -2675,9 +2658,8 @@ static int mpich_traced_MPI_Type_create_keyval(mpich_MPI_Type_create_keyval_fn *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_keyval) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_keyval__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_keyval) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_keyval__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 17);
     int tracer_result;
@@ -2764,9 +2746,8 @@ static int mpich_traced_MPI_Type_delete_attr(mpich_MPI_Type_delete_attr_fn *trac
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_delete_attr) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_delete_attr__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_delete_attr) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_delete_attr__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 18);
     int tracer_result;
@@ -2842,9 +2823,8 @@ static int mpich_traced_MPI_Type_free_keyval(mpich_MPI_Type_free_keyval_fn *trac
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_free_keyval) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_free_keyval__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_free_keyval) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_free_keyval__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 19);
     int tracer_result;
@@ -2919,9 +2899,8 @@ static int mpich_traced_MPI_Type_get_attr(mpich_MPI_Type_get_attr_fn *tracer_rea
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_attr) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_attr__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_attr) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_attr__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 20);
     int tracer_result;
@@ -3004,9 +2983,8 @@ static int mpich_traced_MPI_Type_set_attr(mpich_MPI_Type_set_attr_fn *tracer_rea
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_set_attr) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_set_attr__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_set_attr) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_set_attr__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 21);
     int tracer_result;
@@ -3088,9 +3066,8 @@ static int mpich_traced_MPI_Win_create_keyval(mpich_MPI_Win_create_keyval_fn *tr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_create_keyval) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_create_keyval__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_create_keyval) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_create_keyval__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 22);
     int tracer_result;
@@ -3176,9 +3153,8 @@ static int mpich_traced_MPI_Win_delete_attr(mpich_MPI_Win_delete_attr_fn *tracer
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_delete_attr) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_delete_attr__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_delete_attr) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_delete_attr__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 23);
     int tracer_result;
@@ -3253,9 +3229,8 @@ static int mpich_traced_MPI_Win_free_keyval(mpich_MPI_Win_free_keyval_fn *tracer
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_free_keyval) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_free_keyval__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_free_keyval) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_free_keyval__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 24);
     int tracer_result;
@@ -3330,9 +3305,8 @@ static int mpich_traced_MPI_Win_get_attr(mpich_MPI_Win_get_attr_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_get_attr) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_get_attr__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_get_attr) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_get_attr__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 25);
     int tracer_result;
@@ -3415,9 +3389,8 @@ static int mpich_traced_MPI_Win_set_attr(mpich_MPI_Win_set_attr_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_set_attr) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_set_attr__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_set_attr) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_set_attr__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 26);
     int tracer_result;
@@ -3498,9 +3471,8 @@ static int mpich_traced_MPI_Allgather(mpich_MPI_Allgather_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgather) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgather__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgather) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgather__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 27);
     int tracer_result;
@@ -3595,9 +3567,8 @@ static int mpich_traced_MPI_Allgather_init(mpich_MPI_Allgather_init_fn *tracer_r
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgather_init) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgather_init__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgather_init) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgather_init__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 28);
     int tracer_result;
@@ -3699,9 +3670,8 @@ static int mpich_traced_MPI_Allgatherv(mpich_MPI_Allgatherv_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgatherv) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgatherv__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgatherv) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgatherv__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 29);
     int tracer_result;
@@ -3800,9 +3770,8 @@ static int mpich_traced_MPI_Allgatherv_init(mpich_MPI_Allgatherv_init_fn *tracer
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgatherv_init) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgatherv_init__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgatherv_init) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgatherv_init__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 30);
     int tracer_result;
@@ -3905,9 +3874,8 @@ static int mpich_traced_MPI_Allreduce(mpich_MPI_Allreduce_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allreduce) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allreduce__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allreduce) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allreduce__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 31);
     int tracer_result;
@@ -3998,9 +3966,8 @@ static int mpich_traced_MPI_Allreduce_init(mpich_MPI_Allreduce_init_fn *tracer_r
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allreduce_init) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allreduce_init__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allreduce_init) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allreduce_init__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 32);
     int tracer_result;
@@ -4094,9 +4061,8 @@ static int mpich_traced_MPI_Alltoall(mpich_MPI_Alltoall_fn *tracer_real, const v
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoall) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoall__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoall) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoall__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 33);
     int tracer_result;
@@ -4191,9 +4157,8 @@ static int mpich_traced_MPI_Alltoall_init(mpich_MPI_Alltoall_init_fn *tracer_rea
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoall_init) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoall_init__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoall_init) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoall_init__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 34);
     int tracer_result;
@@ -4296,9 +4261,8 @@ static int mpich_traced_MPI_Alltoallv(mpich_MPI_Alltoallv_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallv) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallv__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallv) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallv__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 35);
     int tracer_result;
@@ -4403,9 +4367,8 @@ static int mpich_traced_MPI_Alltoallv_init(mpich_MPI_Alltoallv_init_fn *tracer_r
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallv_init) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallv_init__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallv_init) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallv_init__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 36);
     int tracer_result;
@@ -4515,9 +4478,8 @@ static int mpich_traced_MPI_Alltoallw(mpich_MPI_Alltoallw_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallw) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallw__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallw) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallw__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 37);
     int tracer_result;
@@ -4622,9 +4584,8 @@ static int mpich_traced_MPI_Alltoallw_init(mpich_MPI_Alltoallw_init_fn *tracer_r
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallw_init) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallw_init__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallw_init) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallw_init__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 38);
     int tracer_result;
@@ -4729,9 +4690,8 @@ static int mpich_traced_MPI_Barrier(mpich_MPI_Barrier_fn *tracer_real, const voi
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Barrier) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Barrier__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Barrier) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Barrier__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 39);
     int tracer_result;
@@ -4805,9 +4765,8 @@ static int mpich_traced_MPI_Barrier_init(mpich_MPI_Barrier_init_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Barrier_init) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Barrier_init__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Barrier_init) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Barrier_init__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 40);
     int tracer_result;
@@ -4887,9 +4846,8 @@ static int mpich_traced_MPI_Bcast(mpich_MPI_Bcast_fn *tracer_real, const void *t
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bcast) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bcast__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bcast) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bcast__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 41);
     int tracer_result;
@@ -4976,9 +4934,8 @@ static int mpich_traced_MPI_Bcast_init(mpich_MPI_Bcast_init_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bcast_init) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bcast_init__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bcast_init) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bcast_init__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 42);
     int tracer_result;
@@ -5069,9 +5026,8 @@ static int mpich_traced_MPI_Exscan(mpich_MPI_Exscan_fn *tracer_real, const void 
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Exscan) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Exscan__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Exscan) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Exscan__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 43);
     int tracer_result;
@@ -5161,9 +5117,8 @@ static int mpich_traced_MPI_Exscan_init(mpich_MPI_Exscan_init_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Exscan_init) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Exscan_init__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Exscan_init) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Exscan_init__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 44);
     int tracer_result;
@@ -5257,9 +5212,8 @@ static int mpich_traced_MPI_Gather(mpich_MPI_Gather_fn *tracer_real, const void 
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gather) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gather__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gather) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gather__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 45);
     int tracer_result;
@@ -5358,9 +5312,8 @@ static int mpich_traced_MPI_Gather_init(mpich_MPI_Gather_init_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gather_init) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gather_init__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gather_init) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gather_init__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 46);
     int tracer_result;
@@ -5465,9 +5418,8 @@ static int mpich_traced_MPI_Gatherv(mpich_MPI_Gatherv_fn *tracer_real, const voi
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gatherv) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gatherv__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gatherv) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gatherv__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 47);
     int tracer_result;
@@ -5571,9 +5523,8 @@ static int mpich_traced_MPI_Gatherv_init(mpich_MPI_Gatherv_init_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gatherv_init) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gatherv_init__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gatherv_init) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gatherv_init__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 48);
     int tracer_result;
@@ -5680,9 +5631,8 @@ static int mpich_traced_MPI_Iallgather(mpich_MPI_Iallgather_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallgather) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallgather__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallgather) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallgather__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 49);
     int tracer_result;
@@ -5781,9 +5731,8 @@ static int mpich_traced_MPI_Iallgatherv(mpich_MPI_Iallgatherv_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallgatherv) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallgatherv__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallgatherv) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallgatherv__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 50);
     int tracer_result;
@@ -5886,9 +5835,8 @@ static int mpich_traced_MPI_Iallreduce(mpich_MPI_Iallreduce_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallreduce) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallreduce__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallreduce) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallreduce__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 51);
     int tracer_result;
@@ -5981,9 +5929,8 @@ static int mpich_traced_MPI_Ialltoall(mpich_MPI_Ialltoall_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoall) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoall__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoall) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoall__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 52);
     int tracer_result;
@@ -6083,9 +6030,8 @@ static int mpich_traced_MPI_Ialltoallv(mpich_MPI_Ialltoallv_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoallv) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoallv__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoallv) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoallv__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 53);
     int tracer_result;
@@ -6193,9 +6139,8 @@ static int mpich_traced_MPI_Ialltoallw(mpich_MPI_Ialltoallw_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoallw) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoallw__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoallw) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoallw__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 54);
     int tracer_result;
@@ -6298,9 +6243,8 @@ static int mpich_traced_MPI_Ibarrier(mpich_MPI_Ibarrier_fn *tracer_real, const v
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibarrier) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibarrier__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibarrier) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibarrier__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 55);
     int tracer_result;
@@ -6377,9 +6321,8 @@ static int mpich_traced_MPI_Ibcast(mpich_MPI_Ibcast_fn *tracer_real, const void 
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibcast) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibcast__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibcast) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibcast__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 56);
     int tracer_result;
@@ -6471,9 +6414,8 @@ static int mpich_traced_MPI_Iexscan(mpich_MPI_Iexscan_fn *tracer_real, const voi
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iexscan) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iexscan__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iexscan) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iexscan__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 57);
     int tracer_result;
@@ -6567,9 +6509,8 @@ static int mpich_traced_MPI_Igather(mpich_MPI_Igather_fn *tracer_real, const voi
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Igather) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Igather__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Igather) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Igather__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 58);
     int tracer_result;
@@ -6672,9 +6613,8 @@ static int mpich_traced_MPI_Igatherv(mpich_MPI_Igatherv_fn *tracer_real, const v
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Igatherv) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Igatherv__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Igatherv) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Igatherv__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 59);
     int tracer_result;
@@ -6781,9 +6721,8 @@ static int mpich_traced_MPI_Ineighbor_allgather(mpich_MPI_Ineighbor_allgather_fn
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_allgather) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_allgather__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_allgather) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_allgather__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 60);
     int tracer_result;
@@ -6884,9 +6823,8 @@ static int mpich_traced_MPI_Ineighbor_allgatherv(mpich_MPI_Ineighbor_allgatherv_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_allgatherv) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_allgatherv__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_allgatherv) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_allgatherv__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 61);
     int tracer_result;
@@ -6989,9 +6927,8 @@ static int mpich_traced_MPI_Ineighbor_alltoall(mpich_MPI_Ineighbor_alltoall_fn *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoall) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoall__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoall) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoall__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 62);
     int tracer_result;
@@ -7093,9 +7030,8 @@ static int mpich_traced_MPI_Ineighbor_alltoallv(mpich_MPI_Ineighbor_alltoallv_fn
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoallv) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoallv__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoallv) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoallv__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 63);
     int tracer_result;
@@ -7204,9 +7140,8 @@ static int mpich_traced_MPI_Ineighbor_alltoallw(mpich_MPI_Ineighbor_alltoallw_fn
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoallw) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoallw__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoallw) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoallw__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 64);
     int tracer_result;
@@ -7311,9 +7246,8 @@ static int mpich_traced_MPI_Ireduce(mpich_MPI_Ireduce_fn *tracer_real, const voi
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 65);
     int tracer_result;
@@ -7410,9 +7344,8 @@ static int mpich_traced_MPI_Ireduce_scatter(mpich_MPI_Ireduce_scatter_fn *tracer
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce_scatter) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce_scatter__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce_scatter) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce_scatter__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 66);
     int tracer_result;
@@ -7505,9 +7438,8 @@ static int mpich_traced_MPI_Ireduce_scatter_block(mpich_MPI_Ireduce_scatter_bloc
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce_scatter_block) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce_scatter_block__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce_scatter_block) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce_scatter_block__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 67);
     int tracer_result;
@@ -7600,9 +7532,8 @@ static int mpich_traced_MPI_Iscan(mpich_MPI_Iscan_fn *tracer_real, const void *t
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscan) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscan__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscan) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscan__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 68);
     int tracer_result;
@@ -7696,9 +7627,8 @@ static int mpich_traced_MPI_Iscatter(mpich_MPI_Iscatter_fn *tracer_real, const v
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscatter) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscatter__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscatter) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscatter__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 69);
     int tracer_result;
@@ -7803,9 +7733,8 @@ static int mpich_traced_MPI_Iscatterv(mpich_MPI_Iscatterv_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscatterv) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscatterv__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscatterv) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscatterv__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 70);
     int tracer_result;
@@ -7911,9 +7840,8 @@ static int mpich_traced_MPI_Neighbor_allgather(mpich_MPI_Neighbor_allgather_fn *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgather) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgather__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgather) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgather__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 71);
     int tracer_result;
@@ -8009,9 +7937,8 @@ static int mpich_traced_MPI_Neighbor_allgather_init(mpich_MPI_Neighbor_allgather
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgather_init) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgather_init__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgather_init) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgather_init__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 72);
     int tracer_result;
@@ -8113,9 +8040,8 @@ static int mpich_traced_MPI_Neighbor_allgatherv(mpich_MPI_Neighbor_allgatherv_fn
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgatherv) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgatherv__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgatherv) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgatherv__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 73);
     int tracer_result;
@@ -8216,9 +8142,8 @@ static int mpich_traced_MPI_Neighbor_allgatherv_init(mpich_MPI_Neighbor_allgathe
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgatherv_init) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgatherv_init__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgatherv_init) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgatherv_init__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 74);
     int tracer_result;
@@ -8324,9 +8249,8 @@ static int mpich_traced_MPI_Neighbor_alltoall(mpich_MPI_Neighbor_alltoall_fn *tr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoall) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoall__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoall) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoall__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 75);
     int tracer_result;
@@ -8422,9 +8346,8 @@ static int mpich_traced_MPI_Neighbor_alltoall_init(mpich_MPI_Neighbor_alltoall_i
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoall_init) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoall_init__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoall_init) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoall_init__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 76);
     int tracer_result;
@@ -8528,9 +8451,8 @@ static int mpich_traced_MPI_Neighbor_alltoallv(mpich_MPI_Neighbor_alltoallv_fn *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallv) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallv__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallv) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallv__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 77);
     int tracer_result;
@@ -8635,9 +8557,8 @@ static int mpich_traced_MPI_Neighbor_alltoallv_init(mpich_MPI_Neighbor_alltoallv
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallv_init) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallv_init__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallv_init) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallv_init__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 78);
     int tracer_result;
@@ -8748,9 +8669,8 @@ static int mpich_traced_MPI_Neighbor_alltoallw(mpich_MPI_Neighbor_alltoallw_fn *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallw) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallw__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallw) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallw__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 79);
     int tracer_result;
@@ -8857,9 +8777,8 @@ static int mpich_traced_MPI_Neighbor_alltoallw_init(mpich_MPI_Neighbor_alltoallw
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallw_init) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallw_init__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallw_init) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallw_init__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 80);
     int tracer_result;
@@ -8967,9 +8886,8 @@ static int mpich_traced_MPI_Reduce(mpich_MPI_Reduce_fn *tracer_real, const void 
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 81);
     int tracer_result;
@@ -9063,9 +8981,8 @@ static int mpich_traced_MPI_Reduce_init(mpich_MPI_Reduce_init_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_init) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_init__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_init) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_init__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 82);
     int tracer_result;
@@ -9162,9 +9079,8 @@ static int mpich_traced_MPI_Reduce_local(mpich_MPI_Reduce_local_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_local) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_local__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_local) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_local__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 83);
     int tracer_result;
@@ -9249,9 +9165,8 @@ static int mpich_traced_MPI_Reduce_scatter(mpich_MPI_Reduce_scatter_fn *tracer_r
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 84);
     int tracer_result;
@@ -9340,9 +9255,8 @@ static int mpich_traced_MPI_Reduce_scatter_block(mpich_MPI_Reduce_scatter_block_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_block) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_block__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_block) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_block__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 85);
     int tracer_result;
@@ -9434,9 +9348,8 @@ static int mpich_traced_MPI_Reduce_scatter_block_init(mpich_MPI_Reduce_scatter_b
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_block_init) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_block_init__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_block_init) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_block_init__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 86);
     int tracer_result;
@@ -9534,9 +9447,8 @@ static int mpich_traced_MPI_Reduce_scatter_init(mpich_MPI_Reduce_scatter_init_fn
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_init) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_init__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_init) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_init__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 87);
     int tracer_result;
@@ -9632,9 +9544,8 @@ static int mpich_traced_MPI_Scan(mpich_MPI_Scan_fn *tracer_real, const void *tra
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scan) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scan__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scan) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scan__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 88);
     int tracer_result;
@@ -9724,9 +9635,8 @@ static int mpich_traced_MPI_Scan_init(mpich_MPI_Scan_init_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scan_init) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scan_init__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scan_init) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scan_init__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 89);
     int tracer_result;
@@ -9820,9 +9730,8 @@ static int mpich_traced_MPI_Scatter(mpich_MPI_Scatter_fn *tracer_real, const voi
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatter) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatter__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatter) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatter__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 90);
     int tracer_result;
@@ -9921,9 +9830,8 @@ static int mpich_traced_MPI_Scatter_init(mpich_MPI_Scatter_init_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatter_init) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatter_init__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatter_init) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatter_init__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 91);
     int tracer_result;
@@ -10028,9 +9936,8 @@ static int mpich_traced_MPI_Scatterv(mpich_MPI_Scatterv_fn *tracer_real, const v
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatterv) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatterv__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatterv) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatterv__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 92);
     int tracer_result;
@@ -10134,9 +10041,8 @@ static int mpich_traced_MPI_Scatterv_init(mpich_MPI_Scatterv_init_fn *tracer_rea
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatterv_init) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatterv_init__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatterv_init) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatterv_init__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 93);
     int tracer_result;
@@ -10241,9 +10147,8 @@ static int mpich_traced_MPI_Comm_compare(mpich_MPI_Comm_compare_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_compare) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_compare__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_compare) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_compare__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 94);
     int tracer_result;
@@ -10323,9 +10228,8 @@ static int mpich_traced_MPI_Comm_create(mpich_MPI_Comm_create_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_create) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_create__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_create) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_create__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 95);
     int tracer_result;
@@ -10405,9 +10309,8 @@ static int mpich_traced_MPI_Comm_create_group(mpich_MPI_Comm_create_group_fn *tr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_create_group) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_create_group__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_create_group) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_create_group__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 96);
     int tracer_result;
@@ -10489,9 +10392,8 @@ static int mpich_traced_MPI_Comm_dup(mpich_MPI_Comm_dup_fn *tracer_real, const v
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_dup) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_dup__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_dup) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_dup__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 97);
     int tracer_result;
@@ -10568,9 +10470,8 @@ static int mpich_traced_MPI_Comm_dup_with_info(mpich_MPI_Comm_dup_with_info_fn *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_dup_with_info) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_dup_with_info__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_dup_with_info) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_dup_with_info__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 98);
     int tracer_result;
@@ -10649,9 +10550,8 @@ static int mpich_traced_MPI_Comm_free(mpich_MPI_Comm_free_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_free) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_free__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_free) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_free__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 99);
     int tracer_result;
@@ -10726,9 +10626,8 @@ static int mpich_traced_MPI_Comm_get_info(mpich_MPI_Comm_get_info_fn *tracer_rea
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_get_info) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_get_info__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_get_info) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_get_info__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 100);
     int tracer_result;
@@ -10805,9 +10704,8 @@ static int mpich_traced_MPI_Comm_get_name(mpich_MPI_Comm_get_name_fn *tracer_rea
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_get_name) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_get_name__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_get_name) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_get_name__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 101);
     int tracer_result;
@@ -10888,9 +10786,8 @@ static int mpich_traced_MPI_Comm_group(mpich_MPI_Comm_group_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_group) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_group__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_group) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_group__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 102);
     int tracer_result;
@@ -10967,9 +10864,8 @@ static int mpich_traced_MPI_Comm_idup(mpich_MPI_Comm_idup_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_idup) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_idup__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_idup) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_idup__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 103);
     int tracer_result;
@@ -11052,9 +10948,8 @@ static int mpich_traced_MPI_Comm_idup_with_info(mpich_MPI_Comm_idup_with_info_fn
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_idup_with_info) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_idup_with_info__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_idup_with_info) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_idup_with_info__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 104);
     int tracer_result;
@@ -11137,9 +11032,8 @@ static int mpich_traced_MPI_Comm_rank(mpich_MPI_Comm_rank_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_rank) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_rank__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_rank) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_rank__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 105);
     int tracer_result;
@@ -11216,9 +11110,8 @@ static int mpich_traced_MPI_Comm_remote_group(mpich_MPI_Comm_remote_group_fn *tr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_remote_group) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_remote_group__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_remote_group) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_remote_group__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 106);
     int tracer_result;
@@ -11294,9 +11187,8 @@ static int mpich_traced_MPI_Comm_remote_size(mpich_MPI_Comm_remote_size_fn *trac
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_remote_size) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_remote_size__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_remote_size) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_remote_size__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 107);
     int tracer_result;
@@ -11372,9 +11264,8 @@ static int mpich_traced_MPI_Comm_set_info(mpich_MPI_Comm_set_info_fn *tracer_rea
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_set_info) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_set_info__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_set_info) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_set_info__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 108);
     int tracer_result;
@@ -11450,9 +11341,8 @@ static int mpich_traced_MPI_Comm_set_name(mpich_MPI_Comm_set_name_fn *tracer_rea
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_set_name) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_set_name__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_set_name) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_set_name__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 109);
     int tracer_result;
@@ -11527,9 +11417,8 @@ static int mpich_traced_MPI_Comm_size(mpich_MPI_Comm_size_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_size) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_size__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_size) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_size__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 110);
     int tracer_result;
@@ -11606,9 +11495,8 @@ static int mpich_traced_MPI_Comm_split(mpich_MPI_Comm_split_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_split) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_split__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_split) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_split__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 111);
     int tracer_result;
@@ -11692,9 +11580,8 @@ static int mpich_traced_MPI_Comm_split_type(mpich_MPI_Comm_split_type_fn *tracer
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_split_type) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_split_type__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_split_type) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_split_type__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 112);
     int tracer_result;
@@ -11778,9 +11665,8 @@ static int mpich_traced_MPI_Comm_test_inter(mpich_MPI_Comm_test_inter_fn *tracer
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_test_inter) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_test_inter__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_test_inter) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_test_inter__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 113);
     int tracer_result;
@@ -11858,9 +11744,8 @@ static int mpich_traced_MPI_Intercomm_create(mpich_MPI_Intercomm_create_fn *trac
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Intercomm_create) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Intercomm_create__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Intercomm_create) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Intercomm_create__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 114);
     int tracer_result;
@@ -11956,9 +11841,8 @@ static int mpich_traced_MPI_Intercomm_create_from_groups(mpich_MPI_Intercomm_cre
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Intercomm_create_from_groups) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Intercomm_create_from_groups__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Intercomm_create_from_groups) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Intercomm_create_from_groups__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 115);
     int tracer_result;
@@ -12058,9 +11942,8 @@ static int mpich_traced_MPI_Intercomm_merge(mpich_MPI_Intercomm_merge_fn *tracer
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Intercomm_merge) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Intercomm_merge__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Intercomm_merge) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Intercomm_merge__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 116);
     int tracer_result;
@@ -12141,9 +12024,8 @@ static int mpich_traced_MPI_Get_address(mpich_MPI_Get_address_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_address) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_address__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_address) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_address__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 117);
     int tracer_result;
@@ -12220,9 +12102,8 @@ static int mpich_traced_MPI_Get_count(mpich_MPI_Get_count_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_count) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_count__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_count) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_count__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 118);
     int tracer_result;
@@ -12303,9 +12184,8 @@ static int mpich_traced_MPI_Get_elements(mpich_MPI_Get_elements_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_elements) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_elements__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_elements) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_elements__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 119);
     int tracer_result;
@@ -12386,9 +12266,8 @@ static int mpich_traced_MPI_Get_elements_x(mpich_MPI_Get_elements_x_fn *tracer_r
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_elements_x) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_elements_x__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_elements_x) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_elements_x__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 120);
     int tracer_result;
@@ -12469,9 +12348,8 @@ static int mpich_traced_MPI_Pack(mpich_MPI_Pack_fn *tracer_real, const void *tra
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 121);
     int tracer_result;
@@ -12564,9 +12442,8 @@ static int mpich_traced_MPI_Pack_external(mpich_MPI_Pack_external_fn *tracer_rea
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_external) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_external__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_external) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_external__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 122);
     int tracer_result;
@@ -12658,9 +12535,8 @@ static int mpich_traced_MPI_Pack_external_size(mpich_MPI_Pack_external_size_fn *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_external_size) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_external_size__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_external_size) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_external_size__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 123);
     int tracer_result;
@@ -12743,9 +12619,8 @@ static int mpich_traced_MPI_Pack_size(mpich_MPI_Pack_size_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_size) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_size__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_size) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_size__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 124);
     int tracer_result;
@@ -12828,9 +12703,8 @@ static int mpich_traced_MPI_Status_set_elements(mpich_MPI_Status_set_elements_fn
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_set_elements) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_set_elements__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_set_elements) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_set_elements__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 125);
     int tracer_result;
@@ -12910,9 +12784,8 @@ static int mpich_traced_MPI_Status_set_elements_x(mpich_MPI_Status_set_elements_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_set_elements_x) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_set_elements_x__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_set_elements_x) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_set_elements_x__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 126);
     int tracer_result;
@@ -12991,9 +12864,8 @@ static int mpich_traced_MPI_Type_commit(mpich_MPI_Type_commit_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_commit) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_commit__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_commit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_commit__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 127);
     int tracer_result;
@@ -13068,9 +12940,8 @@ static int mpich_traced_MPI_Type_contiguous(mpich_MPI_Type_contiguous_fn *tracer
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_contiguous) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_contiguous__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_contiguous) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_contiguous__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 128);
     int tracer_result;
@@ -13156,9 +13027,8 @@ static int mpich_traced_MPI_Type_create_darray(mpich_MPI_Type_create_darray_fn *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_darray) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_darray__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_darray) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_darray__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 129);
     int tracer_result;
@@ -13265,9 +13135,8 @@ static int mpich_traced_MPI_Type_create_hindexed(mpich_MPI_Type_create_hindexed_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hindexed) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hindexed__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hindexed) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hindexed__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 130);
     int tracer_result;
@@ -13359,9 +13228,8 @@ static int mpich_traced_MPI_Type_create_hindexed_block(mpich_MPI_Type_create_hin
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hindexed_block) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hindexed_block__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hindexed_block) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hindexed_block__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 131);
     int tracer_result;
@@ -13451,9 +13319,8 @@ static int mpich_traced_MPI_Type_create_hvector(mpich_MPI_Type_create_hvector_fn
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hvector) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hvector__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hvector) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hvector__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 132);
     int tracer_result;
@@ -13542,9 +13409,8 @@ static int mpich_traced_MPI_Type_create_indexed_block(mpich_MPI_Type_create_inde
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_indexed_block) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_indexed_block__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_indexed_block) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_indexed_block__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 133);
     int tracer_result;
@@ -13632,9 +13498,8 @@ static int mpich_traced_MPI_Type_create_resized(mpich_MPI_Type_create_resized_fn
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_resized) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_resized__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_resized) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_resized__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 134);
     int tracer_result;
@@ -13722,9 +13587,8 @@ static int mpich_traced_MPI_Type_create_struct(mpich_MPI_Type_create_struct_fn *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_struct) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_struct__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_struct) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_struct__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 135);
     int tracer_result;
@@ -13819,9 +13683,8 @@ static int mpich_traced_MPI_Type_create_subarray(mpich_MPI_Type_create_subarray_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_subarray) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_subarray__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_subarray) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_subarray__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 136);
     int tracer_result;
@@ -13916,9 +13779,8 @@ static int mpich_traced_MPI_Type_dup(mpich_MPI_Type_dup_fn *tracer_real, const v
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_dup) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_dup__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_dup) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_dup__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 137);
     int tracer_result;
@@ -13994,9 +13856,8 @@ static int mpich_traced_MPI_Type_free(mpich_MPI_Type_free_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_free) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_free__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_free) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_free__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 138);
     int tracer_result;
@@ -14075,9 +13936,8 @@ static int mpich_traced_MPI_Type_get_contents(mpich_MPI_Type_get_contents_fn *tr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_contents) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_contents__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_contents) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_contents__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 139);
     int tracer_result;
@@ -14175,9 +14035,8 @@ static int mpich_traced_MPI_Type_get_envelope(mpich_MPI_Type_get_envelope_fn *tr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_envelope) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_envelope__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_envelope) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_envelope__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 140);
     int tracer_result;
@@ -14267,9 +14126,8 @@ static int mpich_traced_MPI_Type_get_extent(mpich_MPI_Type_get_extent_fn *tracer
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_extent) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_extent__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_extent) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_extent__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 141);
     int tracer_result;
@@ -14350,9 +14208,8 @@ static int mpich_traced_MPI_Type_get_extent_x(mpich_MPI_Type_get_extent_x_fn *tr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_extent_x) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_extent_x__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_extent_x) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_extent_x__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 142);
     int tracer_result;
@@ -14433,9 +14290,8 @@ static int mpich_traced_MPI_Type_get_name(mpich_MPI_Type_get_name_fn *tracer_rea
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_name) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_name__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_name) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_name__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 143);
     int tracer_result;
@@ -14517,9 +14373,8 @@ static int mpich_traced_MPI_Type_get_true_extent(mpich_MPI_Type_get_true_extent_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_true_extent) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_true_extent__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_true_extent) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_true_extent__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 144);
     int tracer_result;
@@ -14601,9 +14456,8 @@ static int mpich_traced_MPI_Type_get_true_extent_x(mpich_MPI_Type_get_true_exten
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_true_extent_x) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_true_extent_x__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_true_extent_x) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_true_extent_x__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 145);
     int tracer_result;
@@ -14687,9 +14541,8 @@ static int mpich_traced_MPI_Type_indexed(mpich_MPI_Type_indexed_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_indexed) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_indexed__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_indexed) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_indexed__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 146);
     int tracer_result;
@@ -14779,9 +14632,8 @@ static int mpich_traced_MPI_Type_match_size(mpich_MPI_Type_match_size_fn *tracer
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_match_size) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_match_size__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_match_size) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_match_size__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 147);
     int tracer_result;
@@ -14862,9 +14714,8 @@ static int mpich_traced_MPI_Type_set_name(mpich_MPI_Type_set_name_fn *tracer_rea
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_set_name) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_set_name__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_set_name) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_set_name__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 148);
     int tracer_result;
@@ -14940,9 +14791,8 @@ static int mpich_traced_MPI_Type_size(mpich_MPI_Type_size_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_size) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_size__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_size) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_size__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 149);
     int tracer_result;
@@ -15019,9 +14869,8 @@ static int mpich_traced_MPI_Type_size_x(mpich_MPI_Type_size_x_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_size_x) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_size_x__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_size_x) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_size_x__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 150);
     int tracer_result;
@@ -15098,9 +14947,8 @@ static int mpich_traced_MPI_Type_vector(mpich_MPI_Type_vector_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_vector) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_vector__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_vector) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_vector__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 151);
     int tracer_result;
@@ -15187,9 +15035,8 @@ static int mpich_traced_MPI_Unpack(mpich_MPI_Unpack_fn *tracer_real, const void 
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Unpack) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Unpack__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Unpack) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Unpack__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 152);
     int tracer_result;
@@ -15282,9 +15129,8 @@ static int mpich_traced_MPI_Unpack_external(mpich_MPI_Unpack_external_fn *tracer
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Unpack_external) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Unpack_external__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Unpack_external) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Unpack_external__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 153);
     int tracer_result;
@@ -15375,9 +15221,8 @@ static int mpich_traced_MPI_Address(mpich_MPI_Address_fn *tracer_real, const voi
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Address) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Address__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Address) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Address__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 154);
     int tracer_result;
@@ -15454,9 +15299,8 @@ static int mpich_traced_MPI_Type_extent(mpich_MPI_Type_extent_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_extent) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_extent__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_extent) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_extent__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 155);
     int tracer_result;
@@ -15532,9 +15376,8 @@ static int mpich_traced_MPI_Type_lb(mpich_MPI_Type_lb_fn *tracer_real, const voi
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_lb) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_lb__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_lb) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_lb__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 156);
     int tracer_result;
@@ -15610,9 +15453,8 @@ static int mpich_traced_MPI_Type_ub(mpich_MPI_Type_ub_fn *tracer_real, const voi
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_ub) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_ub__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_ub) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_ub__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 157);
     int tracer_result;
@@ -15691,9 +15533,8 @@ static int mpich_traced_MPI_Type_hindexed(mpich_MPI_Type_hindexed_fn *tracer_rea
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_hindexed) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_hindexed__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_hindexed) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_hindexed__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 158);
     int tracer_result;
@@ -15783,9 +15624,8 @@ static int mpich_traced_MPI_Type_hvector(mpich_MPI_Type_hvector_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_hvector) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_hvector__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_hvector) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_hvector__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 159);
     int tracer_result;
@@ -15875,9 +15715,8 @@ static int mpich_traced_MPI_Type_struct(mpich_MPI_Type_struct_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_struct) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_struct__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_struct) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_struct__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 160);
     int tracer_result;
@@ -15966,9 +15805,8 @@ static int mpich_traced_MPI_Add_error_class(mpich_MPI_Add_error_class_fn *tracer
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Add_error_class) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Add_error_class__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Add_error_class) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Add_error_class__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 161);
     int tracer_result;
@@ -16043,9 +15881,8 @@ static int mpich_traced_MPI_Add_error_code(mpich_MPI_Add_error_code_fn *tracer_r
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Add_error_code) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Add_error_code__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Add_error_code) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Add_error_code__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 162);
     int tracer_result;
@@ -16123,9 +15960,8 @@ static int mpich_traced_MPI_Add_error_string(mpich_MPI_Add_error_string_fn *trac
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Add_error_string) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Add_error_string__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Add_error_string) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Add_error_string__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 163);
     int tracer_result;
@@ -16202,9 +16038,8 @@ static int mpich_traced_MPI_Comm_call_errhandler(mpich_MPI_Comm_call_errhandler_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_call_errhandler) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_call_errhandler__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_call_errhandler) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_call_errhandler__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 164);
     int tracer_result;
@@ -16282,9 +16117,8 @@ static int mpich_traced_MPI_Comm_create_errhandler(mpich_MPI_Comm_create_errhand
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_create_errhandler) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_create_errhandler__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_create_errhandler) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_create_errhandler__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 165);
     int tracer_result;
@@ -16363,9 +16197,8 @@ static int mpich_traced_MPI_Comm_get_errhandler(mpich_MPI_Comm_get_errhandler_fn
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_get_errhandler) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_get_errhandler__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_get_errhandler) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_get_errhandler__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 166);
     int tracer_result;
@@ -16443,9 +16276,8 @@ static int mpich_traced_MPI_Comm_set_errhandler(mpich_MPI_Comm_set_errhandler_fn
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_set_errhandler) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_set_errhandler__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_set_errhandler) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_set_errhandler__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 167);
     int tracer_result;
@@ -16521,9 +16353,8 @@ static int mpich_traced_MPI_Errhandler_free(mpich_MPI_Errhandler_free_fn *tracer
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Errhandler_free) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Errhandler_free__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Errhandler_free) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Errhandler_free__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 168);
     int tracer_result;
@@ -16597,9 +16428,8 @@ static int mpich_traced_MPI_Error_class(mpich_MPI_Error_class_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Error_class) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Error_class__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Error_class) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Error_class__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 169);
     int tracer_result;
@@ -16677,9 +16507,8 @@ static int mpich_traced_MPI_Error_string(mpich_MPI_Error_string_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Error_string) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Error_string__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Error_string) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Error_string__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 170);
     int tracer_result;
@@ -16761,9 +16590,8 @@ static int mpich_traced_MPI_File_call_errhandler(mpich_MPI_File_call_errhandler_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_call_errhandler) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_call_errhandler__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_call_errhandler) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_call_errhandler__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 171);
     int tracer_result;
@@ -16841,9 +16669,8 @@ static int mpich_traced_MPI_File_create_errhandler(mpich_MPI_File_create_errhand
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_create_errhandler) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_create_errhandler__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_create_errhandler) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_create_errhandler__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 172);
     int tracer_result;
@@ -16922,9 +16749,8 @@ static int mpich_traced_MPI_File_get_errhandler(mpich_MPI_File_get_errhandler_fn
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_errhandler) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_errhandler__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_errhandler) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_errhandler__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 173);
     int tracer_result;
@@ -17002,9 +16828,8 @@ static int mpich_traced_MPI_File_set_errhandler(mpich_MPI_File_set_errhandler_fn
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_set_errhandler) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_set_errhandler__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_set_errhandler) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_set_errhandler__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 174);
     int tracer_result;
@@ -17081,9 +16906,8 @@ static int mpich_traced_MPI_Session_call_errhandler(mpich_MPI_Session_call_errha
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_call_errhandler) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_call_errhandler__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_call_errhandler) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_call_errhandler__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 175);
     int tracer_result;
@@ -17161,9 +16985,8 @@ static int mpich_traced_MPI_Session_create_errhandler(mpich_MPI_Session_create_e
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_create_errhandler) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_create_errhandler__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_create_errhandler) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_create_errhandler__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 176);
     int tracer_result;
@@ -17242,9 +17065,8 @@ static int mpich_traced_MPI_Session_get_errhandler(mpich_MPI_Session_get_errhand
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_get_errhandler) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_get_errhandler__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_get_errhandler) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_get_errhandler__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 177);
     int tracer_result;
@@ -17322,9 +17144,8 @@ static int mpich_traced_MPI_Session_set_errhandler(mpich_MPI_Session_set_errhand
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_set_errhandler) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_set_errhandler__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_set_errhandler) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_set_errhandler__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 178);
     int tracer_result;
@@ -17401,9 +17222,8 @@ static int mpich_traced_MPI_Win_call_errhandler(mpich_MPI_Win_call_errhandler_fn
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_call_errhandler) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_call_errhandler__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_call_errhandler) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_call_errhandler__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 179);
     int tracer_result;
@@ -17481,9 +17301,8 @@ static int mpich_traced_MPI_Win_create_errhandler(mpich_MPI_Win_create_errhandle
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_create_errhandler) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_create_errhandler__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_create_errhandler) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_create_errhandler__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 180);
     int tracer_result;
@@ -17562,9 +17381,8 @@ static int mpich_traced_MPI_Win_get_errhandler(mpich_MPI_Win_get_errhandler_fn *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_get_errhandler) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_get_errhandler__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_get_errhandler) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_get_errhandler__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 181);
     int tracer_result;
@@ -17642,9 +17460,8 @@ static int mpich_traced_MPI_Win_set_errhandler(mpich_MPI_Win_set_errhandler_fn *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_set_errhandler) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_set_errhandler__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_set_errhandler) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_set_errhandler__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 182);
     int tracer_result;
@@ -17722,9 +17539,8 @@ static int mpich_traced_MPI_Errhandler_create(mpich_MPI_Errhandler_create_fn *tr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Errhandler_create) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Errhandler_create__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Errhandler_create) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Errhandler_create__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 183);
     int tracer_result;
@@ -17803,9 +17619,8 @@ static int mpich_traced_MPI_Errhandler_get(mpich_MPI_Errhandler_get_fn *tracer_r
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Errhandler_get) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Errhandler_get__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Errhandler_get) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Errhandler_get__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 184);
     int tracer_result;
@@ -17882,9 +17697,8 @@ static int mpich_traced_MPI_Errhandler_set(mpich_MPI_Errhandler_set_fn *tracer_r
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Errhandler_set) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Errhandler_set__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Errhandler_set) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Errhandler_set__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 185);
     int tracer_result;
@@ -17960,9 +17774,8 @@ static int mpich_traced_MPI_Group_compare(mpich_MPI_Group_compare_fn *tracer_rea
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_compare) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_compare__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_compare) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_compare__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 186);
     int tracer_result;
@@ -18043,9 +17856,8 @@ static int mpich_traced_MPI_Group_difference(mpich_MPI_Group_difference_fn *trac
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_difference) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_difference__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_difference) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_difference__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 187);
     int tracer_result;
@@ -18126,9 +17938,8 @@ static int mpich_traced_MPI_Group_excl(mpich_MPI_Group_excl_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_excl) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_excl__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_excl) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_excl__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 188);
     int tracer_result;
@@ -18210,9 +18021,8 @@ static int mpich_traced_MPI_Group_free(mpich_MPI_Group_free_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_free) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_free__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_free) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_free__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 189);
     int tracer_result;
@@ -18287,9 +18097,8 @@ static int mpich_traced_MPI_Group_incl(mpich_MPI_Group_incl_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_incl) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_incl__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_incl) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_incl__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 190);
     int tracer_result;
@@ -18372,9 +18181,8 @@ static int mpich_traced_MPI_Group_intersection(mpich_MPI_Group_intersection_fn *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_intersection) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_intersection__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_intersection) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_intersection__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 191);
     int tracer_result;
@@ -18455,9 +18263,8 @@ static int mpich_traced_MPI_Group_range_excl(mpich_MPI_Group_range_excl_fn *trac
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_range_excl) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_range_excl__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_range_excl) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_range_excl__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 192);
     int tracer_result;
@@ -18540,9 +18347,8 @@ static int mpich_traced_MPI_Group_range_incl(mpich_MPI_Group_range_incl_fn *trac
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_range_incl) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_range_incl__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_range_incl) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_range_incl__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 193);
     int tracer_result;
@@ -18624,9 +18430,8 @@ static int mpich_traced_MPI_Group_rank(mpich_MPI_Group_rank_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_rank) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_rank__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_rank) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_rank__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 194);
     int tracer_result;
@@ -18702,9 +18507,8 @@ static int mpich_traced_MPI_Group_size(mpich_MPI_Group_size_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_size) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_size__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_size) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_size__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 195);
     int tracer_result;
@@ -18782,9 +18586,8 @@ static int mpich_traced_MPI_Group_translate_ranks(mpich_MPI_Group_translate_rank
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_translate_ranks) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_translate_ranks__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_translate_ranks) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_translate_ranks__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 196);
     int tracer_result;
@@ -18869,9 +18672,8 @@ static int mpich_traced_MPI_Group_union(mpich_MPI_Group_union_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_union) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_union__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_union) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_union__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 197);
     int tracer_result;
@@ -18951,9 +18753,8 @@ static int mpich_traced_MPI_Info_create(mpich_MPI_Info_create_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_create) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_create__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_create) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_create__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 198);
     int tracer_result;
@@ -19028,9 +18829,8 @@ static int mpich_traced_MPI_Info_create_env(mpich_MPI_Info_create_env_fn *tracer
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_create_env) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_create_env__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_create_env) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_create_env__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 199);
     int tracer_result;
@@ -19109,9 +18909,8 @@ static int mpich_traced_MPI_Info_delete(mpich_MPI_Info_delete_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_delete) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_delete__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_delete) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_delete__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 200);
     int tracer_result;
@@ -19186,9 +18985,8 @@ static int mpich_traced_MPI_Info_dup(mpich_MPI_Info_dup_fn *tracer_real, const v
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_dup) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_dup__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_dup) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_dup__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 201);
     int tracer_result;
@@ -19264,9 +19062,8 @@ static int mpich_traced_MPI_Info_free(mpich_MPI_Info_free_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_free) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_free__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_free) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_free__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 202);
     int tracer_result;
@@ -19341,9 +19138,8 @@ static int mpich_traced_MPI_Info_get(mpich_MPI_Info_get_fn *tracer_real, const v
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_get) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_get__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_get) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_get__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 203);
     int tracer_result;
@@ -19428,9 +19224,8 @@ static int mpich_traced_MPI_Info_get_nkeys(mpich_MPI_Info_get_nkeys_fn *tracer_r
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_get_nkeys) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_get_nkeys__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_get_nkeys) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_get_nkeys__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 204);
     int tracer_result;
@@ -19507,9 +19302,8 @@ static int mpich_traced_MPI_Info_get_nthkey(mpich_MPI_Info_get_nthkey_fn *tracer
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_get_nthkey) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_get_nthkey__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_get_nthkey) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_get_nthkey__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 205);
     int tracer_result;
@@ -19588,9 +19382,8 @@ static int mpich_traced_MPI_Info_get_string(mpich_MPI_Info_get_string_fn *tracer
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_get_string) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_get_string__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_get_string) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_get_string__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 206);
     int tracer_result;
@@ -19677,9 +19470,8 @@ static int mpich_traced_MPI_Info_get_valuelen(mpich_MPI_Info_get_valuelen_fn *tr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_get_valuelen) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_get_valuelen__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_get_valuelen) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_get_valuelen__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 207);
     int tracer_result;
@@ -19762,9 +19554,8 @@ static int mpich_traced_MPI_Info_set(mpich_MPI_Info_set_fn *tracer_real, const v
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_set) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_set__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_set) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_set__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 208);
     int tracer_result;
@@ -19841,9 +19632,8 @@ static int mpich_traced_MPI_Abort(mpich_MPI_Abort_fn *tracer_real, const void *t
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Abort) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Abort__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Abort) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Abort__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 209);
     int tracer_result;
@@ -19920,9 +19710,8 @@ static int mpich_traced_MPI_Comm_create_from_group(mpich_MPI_Comm_create_from_gr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_create_from_group) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_create_from_group__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_create_from_group) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_create_from_group__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 210);
     int tracer_result;
@@ -20007,9 +19796,8 @@ static int mpich_traced_MPI_Finalize(mpich_MPI_Finalize_fn *tracer_real, const v
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Finalize) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Finalize__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Finalize) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Finalize__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 211);
     int tracer_result;
@@ -20080,9 +19868,8 @@ static int mpich_traced_MPI_Finalized(mpich_MPI_Finalized_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Finalized) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Finalized__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Finalized) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Finalized__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 212);
     int tracer_result;
@@ -20157,9 +19944,8 @@ static int mpich_traced_MPI_Group_from_session_pset(mpich_MPI_Group_from_session
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_from_session_pset) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_from_session_pset__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_from_session_pset) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_from_session_pset__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 213);
     int tracer_result;
@@ -20239,9 +20025,8 @@ static int mpich_traced_MPI_Init(mpich_MPI_Init_fn *tracer_real, const void *tra
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Init) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Init__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Init) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Init__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 214);
     int tracer_result;
@@ -20319,9 +20104,8 @@ static int mpich_traced_MPI_Init_thread(mpich_MPI_Init_thread_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Init_thread) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Init_thread__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Init_thread) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Init_thread__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 215);
     int tracer_result;
@@ -20405,9 +20189,8 @@ static int mpich_traced_MPI_Initialized(mpich_MPI_Initialized_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Initialized) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Initialized__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Initialized) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Initialized__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 216);
     int tracer_result;
@@ -20481,9 +20264,8 @@ static int mpich_traced_MPI_Is_thread_main(mpich_MPI_Is_thread_main_fn *tracer_r
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Is_thread_main) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Is_thread_main__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Is_thread_main) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Is_thread_main__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 217);
     int tracer_result;
@@ -20557,9 +20339,8 @@ static int mpich_traced_MPI_Query_thread(mpich_MPI_Query_thread_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Query_thread) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Query_thread__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Query_thread) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Query_thread__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 218);
     int tracer_result;
@@ -20633,9 +20414,8 @@ static int mpich_traced_MPI_Session_finalize(mpich_MPI_Session_finalize_fn *trac
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_finalize) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_finalize__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_finalize) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_finalize__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 219);
     int tracer_result;
@@ -20710,9 +20490,8 @@ static int mpich_traced_MPI_Session_get_info(mpich_MPI_Session_get_info_fn *trac
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_get_info) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_get_info__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_get_info) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_get_info__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 220);
     int tracer_result;
@@ -20791,9 +20570,8 @@ static int mpich_traced_MPI_Session_get_nth_pset(mpich_MPI_Session_get_nth_pset_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_get_nth_pset) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_get_nth_pset__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_get_nth_pset) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_get_nth_pset__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 221);
     int tracer_result;
@@ -20880,9 +20658,8 @@ static int mpich_traced_MPI_Session_get_num_psets(mpich_MPI_Session_get_num_pset
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_get_num_psets) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_get_num_psets__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_get_num_psets) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_get_num_psets__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 222);
     int tracer_result;
@@ -20963,9 +20740,8 @@ static int mpich_traced_MPI_Session_get_pset_info(mpich_MPI_Session_get_pset_inf
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_get_pset_info) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_get_pset_info__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_get_pset_info) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_get_pset_info__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 223);
     int tracer_result;
@@ -21046,9 +20822,8 @@ static int mpich_traced_MPI_Session_init(mpich_MPI_Session_init_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_init) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_init__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_init) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_init__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 224);
     int tracer_result;
@@ -21128,9 +20903,8 @@ static MPI_Aint mpich_traced_MPI_Aint_add(mpich_MPI_Aint_add_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Aint_add) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Aint_add__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Aint_add) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Aint_add__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 225);
     MPI_Aint tracer_result;
@@ -21207,9 +20981,8 @@ static MPI_Aint mpich_traced_MPI_Aint_diff(mpich_MPI_Aint_diff_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Aint_diff) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Aint_diff__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Aint_diff) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Aint_diff__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 226);
     MPI_Aint tracer_result;
@@ -21286,9 +21059,8 @@ static int mpich_traced_MPI_Get_library_version(mpich_MPI_Get_library_version_fn
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_library_version) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_library_version__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_library_version) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_library_version__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 227);
     int tracer_result;
@@ -21367,9 +21139,8 @@ static int mpich_traced_MPI_Get_processor_name(mpich_MPI_Get_processor_name_fn *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_processor_name) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_processor_name__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_processor_name) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_processor_name__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 228);
     int tracer_result;
@@ -21447,9 +21218,8 @@ static int mpich_traced_MPI_Get_version(mpich_MPI_Get_version_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_version) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_version__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_version) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_version__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 229);
     int tracer_result;
@@ -21526,9 +21296,8 @@ static int mpich_traced_MPI_Op_commutative(mpich_MPI_Op_commutative_fn *tracer_r
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Op_commutative) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Op_commutative__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Op_commutative) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Op_commutative__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 230);
     int tracer_result;
@@ -21605,9 +21374,8 @@ static int mpich_traced_MPI_Op_create(mpich_MPI_Op_create_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Op_create) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Op_create__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Op_create) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Op_create__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 231);
     int tracer_result;
@@ -21685,9 +21453,8 @@ static int mpich_traced_MPI_Op_free(mpich_MPI_Op_free_fn *tracer_real, const voi
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Op_free) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Op_free__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Op_free) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Op_free__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 232);
     int tracer_result;
@@ -21761,9 +21528,8 @@ static int mpich_traced_MPI_Parrived(mpich_MPI_Parrived_fn *tracer_real, const v
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Parrived) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Parrived__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Parrived) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Parrived__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 233);
     int tracer_result;
@@ -21843,9 +21609,8 @@ static int mpich_traced_MPI_Pready(mpich_MPI_Pready_fn *tracer_real, const void 
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pready) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pready__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pready) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pready__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 234);
     int tracer_result;
@@ -21921,9 +21686,8 @@ static int mpich_traced_MPI_Pready_list(mpich_MPI_Pready_list_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pready_list) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pready_list__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pready_list) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pready_list__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 235);
     int tracer_result;
@@ -22003,9 +21767,8 @@ static int mpich_traced_MPI_Pready_range(mpich_MPI_Pready_range_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pready_range) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pready_range__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pready_range) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pready_range__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 236);
     int tracer_result;
@@ -22086,9 +21849,8 @@ static int mpich_traced_MPI_Precv_init(mpich_MPI_Precv_init_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Precv_init) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Precv_init__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Precv_init) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Precv_init__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 237);
     int tracer_result;
@@ -22185,9 +21947,8 @@ static int mpich_traced_MPI_Psend_init(mpich_MPI_Psend_init_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Psend_init) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Psend_init__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Psend_init) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Psend_init__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 238);
     int tracer_result;
@@ -22283,9 +22044,8 @@ static int mpich_traced_MPI_Bsend(mpich_MPI_Bsend_fn *tracer_real, const void *t
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bsend) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bsend__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bsend) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bsend__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 239);
     int tracer_result;
@@ -22374,9 +22134,8 @@ static int mpich_traced_MPI_Bsend_init(mpich_MPI_Bsend_init_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bsend_init) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bsend_init__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bsend_init) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bsend_init__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 240);
     int tracer_result;
@@ -22468,9 +22227,8 @@ static int mpich_traced_MPI_Buffer_attach(mpich_MPI_Buffer_attach_fn *tracer_rea
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Buffer_attach) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Buffer_attach__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Buffer_attach) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Buffer_attach__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 241);
     int tracer_result;
@@ -22545,9 +22303,8 @@ static int mpich_traced_MPI_Buffer_detach(mpich_MPI_Buffer_detach_fn *tracer_rea
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Buffer_detach) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Buffer_detach__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Buffer_detach) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Buffer_detach__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 242);
     int tracer_result;
@@ -22624,9 +22381,8 @@ static int mpich_traced_MPI_Ibsend(mpich_MPI_Ibsend_fn *tracer_real, const void 
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibsend) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibsend__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibsend) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibsend__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 243);
     int tracer_result;
@@ -22719,9 +22475,8 @@ static int mpich_traced_MPI_Improbe(mpich_MPI_Improbe_fn *tracer_real, const voi
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Improbe) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Improbe__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Improbe) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Improbe__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 244);
     int tracer_result;
@@ -22811,9 +22566,8 @@ static int mpich_traced_MPI_Imrecv(mpich_MPI_Imrecv_fn *tracer_real, const void 
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Imrecv) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Imrecv__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Imrecv) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Imrecv__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 245);
     int tracer_result;
@@ -22900,9 +22654,8 @@ static int mpich_traced_MPI_Iprobe(mpich_MPI_Iprobe_fn *tracer_real, const void 
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iprobe) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iprobe__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iprobe) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iprobe__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 246);
     int tracer_result;
@@ -22987,9 +22740,8 @@ static int mpich_traced_MPI_Irecv(mpich_MPI_Irecv_fn *tracer_real, const void *t
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Irecv) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Irecv__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Irecv) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Irecv__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 247);
     int tracer_result;
@@ -23082,9 +22834,8 @@ static int mpich_traced_MPI_Irsend(mpich_MPI_Irsend_fn *tracer_real, const void 
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Irsend) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Irsend__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Irsend) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Irsend__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 248);
     int tracer_result;
@@ -23177,9 +22928,8 @@ static int mpich_traced_MPI_Isend(mpich_MPI_Isend_fn *tracer_real, const void *t
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isend) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isend__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isend) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isend__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 249);
     int tracer_result;
@@ -23275,9 +23025,8 @@ static int mpich_traced_MPI_Isendrecv(mpich_MPI_Isendrecv_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isendrecv) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isendrecv__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isendrecv) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isendrecv__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 250);
     int tracer_result;
@@ -23387,9 +23136,8 @@ static int mpich_traced_MPI_Isendrecv_replace(mpich_MPI_Isendrecv_replace_fn *tr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isendrecv_replace) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isendrecv_replace__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isendrecv_replace) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isendrecv_replace__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 251);
     int tracer_result;
@@ -23486,9 +23234,8 @@ static int mpich_traced_MPI_Issend(mpich_MPI_Issend_fn *tracer_real, const void 
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Issend) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Issend__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Issend) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Issend__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 252);
     int tracer_result;
@@ -23581,9 +23328,8 @@ static int mpich_traced_MPI_Mprobe(mpich_MPI_Mprobe_fn *tracer_real, const void 
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Mprobe) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Mprobe__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Mprobe) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Mprobe__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 253);
     int tracer_result;
@@ -23668,9 +23414,8 @@ static int mpich_traced_MPI_Mrecv(mpich_MPI_Mrecv_fn *tracer_real, const void *t
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Mrecv) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Mrecv__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Mrecv) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Mrecv__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 254);
     int tracer_result;
@@ -23754,9 +23499,8 @@ static int mpich_traced_MPI_Probe(mpich_MPI_Probe_fn *tracer_real, const void *t
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Probe) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Probe__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Probe) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Probe__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 255);
     int tracer_result;
@@ -23837,9 +23581,8 @@ static int mpich_traced_MPI_Recv(mpich_MPI_Recv_fn *tracer_real, const void *tra
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Recv) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Recv__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Recv) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Recv__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 256);
     int tracer_result;
@@ -23932,9 +23675,8 @@ static int mpich_traced_MPI_Recv_init(mpich_MPI_Recv_init_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Recv_init) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Recv_init__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Recv_init) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Recv_init__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 257);
     int tracer_result;
@@ -24027,9 +23769,8 @@ static int mpich_traced_MPI_Rsend(mpich_MPI_Rsend_fn *tracer_real, const void *t
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rsend) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rsend__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rsend) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rsend__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 258);
     int tracer_result;
@@ -24118,9 +23859,8 @@ static int mpich_traced_MPI_Rsend_init(mpich_MPI_Rsend_init_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rsend_init) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rsend_init__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rsend_init) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rsend_init__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 259);
     int tracer_result;
@@ -24213,9 +23953,8 @@ static int mpich_traced_MPI_Send(mpich_MPI_Send_fn *tracer_real, const void *tra
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Send) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Send__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Send) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Send__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 260);
     int tracer_result;
@@ -24304,9 +24043,8 @@ static int mpich_traced_MPI_Send_init(mpich_MPI_Send_init_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Send_init) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Send_init__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Send_init) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Send_init__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 261);
     int tracer_result;
@@ -24402,9 +24140,8 @@ static int mpich_traced_MPI_Sendrecv(mpich_MPI_Sendrecv_fn *tracer_real, const v
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Sendrecv) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Sendrecv__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Sendrecv) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Sendrecv__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 262);
     int tracer_result;
@@ -24515,9 +24252,8 @@ static int mpich_traced_MPI_Sendrecv_replace(mpich_MPI_Sendrecv_replace_fn *trac
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Sendrecv_replace) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Sendrecv_replace__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Sendrecv_replace) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Sendrecv_replace__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 263);
     int tracer_result;
@@ -24614,9 +24350,8 @@ static int mpich_traced_MPI_Ssend(mpich_MPI_Ssend_fn *tracer_real, const void *t
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ssend) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ssend__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ssend) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ssend__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 264);
     int tracer_result;
@@ -24705,9 +24440,8 @@ static int mpich_traced_MPI_Ssend_init(mpich_MPI_Ssend_init_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ssend_init) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ssend_init__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ssend_init) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ssend_init__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 265);
     int tracer_result;
@@ -24799,9 +24533,8 @@ static int mpich_traced_MPI_Cancel(mpich_MPI_Cancel_fn *tracer_real, const void 
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cancel) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cancel__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cancel) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cancel__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 266);
     int tracer_result;
@@ -24875,9 +24608,8 @@ static int mpich_traced_MPI_Grequest_complete(mpich_MPI_Grequest_complete_fn *tr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Grequest_complete) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Grequest_complete__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Grequest_complete) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Grequest_complete__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 267);
     int tracer_result;
@@ -24954,9 +24686,8 @@ static int mpich_traced_MPI_Grequest_start(mpich_MPI_Grequest_start_fn *tracer_r
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Grequest_start) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Grequest_start__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Grequest_start) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Grequest_start__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 268);
     int tracer_result;
@@ -25043,9 +24774,8 @@ static int mpich_traced_MPI_Request_free(mpich_MPI_Request_free_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Request_free) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Request_free__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Request_free) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Request_free__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 269);
     int tracer_result;
@@ -25120,9 +24850,8 @@ static int mpich_traced_MPI_Request_get_status(mpich_MPI_Request_get_status_fn *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Request_get_status) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Request_get_status__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Request_get_status) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Request_get_status__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 270);
     int tracer_result;
@@ -25201,9 +24930,8 @@ static int mpich_traced_MPI_Start(mpich_MPI_Start_fn *tracer_real, const void *t
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Start) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Start__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Start) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Start__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 271);
     int tracer_result;
@@ -25277,9 +25005,8 @@ static int mpich_traced_MPI_Startall(mpich_MPI_Startall_fn *tracer_real, const v
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Startall) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Startall__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Startall) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Startall__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 272);
     int tracer_result;
@@ -25356,9 +25083,8 @@ static int mpich_traced_MPI_Status_set_cancelled(mpich_MPI_Status_set_cancelled_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_set_cancelled) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_set_cancelled__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_set_cancelled) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_set_cancelled__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 273);
     int tracer_result;
@@ -25502,9 +25228,8 @@ static int mpich_traced_MPI_Test_cancelled(mpich_MPI_Test_cancelled_fn *tracer_r
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Test_cancelled) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Test_cancelled__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Test_cancelled) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Test_cancelled__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 275);
     int tracer_result;
@@ -25581,9 +25306,8 @@ static int mpich_traced_MPI_Testall(mpich_MPI_Testall_fn *tracer_real, const voi
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Testall) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Testall__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Testall) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Testall__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 276);
     int tracer_result;
@@ -25668,9 +25392,8 @@ static int mpich_traced_MPI_Testany(mpich_MPI_Testany_fn *tracer_real, const voi
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Testany) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Testany__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Testany) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Testany__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 277);
     int tracer_result;
@@ -25757,9 +25480,8 @@ static int mpich_traced_MPI_Testsome(mpich_MPI_Testsome_fn *tracer_real, const v
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Testsome) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Testsome__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Testsome) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Testsome__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 278);
     int tracer_result;
@@ -25978,9 +25700,8 @@ static int mpich_traced_MPI_Waitany(mpich_MPI_Waitany_fn *tracer_real, const voi
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Waitany) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Waitany__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Waitany) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Waitany__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 281);
     int tracer_result;
@@ -26064,9 +25785,8 @@ static int mpich_traced_MPI_Waitsome(mpich_MPI_Waitsome_fn *tracer_real, const v
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Waitsome) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Waitsome__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Waitsome) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Waitsome__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 282);
     int tracer_result;
@@ -26159,9 +25879,8 @@ static int mpich_traced_MPI_Accumulate(mpich_MPI_Accumulate_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Accumulate) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Accumulate__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Accumulate) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Accumulate__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 283);
     int tracer_result;
@@ -26263,9 +25982,8 @@ static int mpich_traced_MPI_Alloc_mem(mpich_MPI_Alloc_mem_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alloc_mem) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alloc_mem__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alloc_mem) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alloc_mem__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 284);
     int tracer_result;
@@ -26346,9 +26064,8 @@ static int mpich_traced_MPI_Compare_and_swap(mpich_MPI_Compare_and_swap_fn *trac
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Compare_and_swap) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Compare_and_swap__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Compare_and_swap) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Compare_and_swap__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 285);
     int tracer_result;
@@ -26443,9 +26160,8 @@ static int mpich_traced_MPI_Fetch_and_op(mpich_MPI_Fetch_and_op_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Fetch_and_op) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Fetch_and_op__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Fetch_and_op) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Fetch_and_op__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 286);
     int tracer_result;
@@ -26535,9 +26251,8 @@ static int mpich_traced_MPI_Free_mem(mpich_MPI_Free_mem_fn *tracer_real, const v
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Free_mem) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Free_mem__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Free_mem) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Free_mem__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 287);
     int tracer_result;
@@ -26613,9 +26328,8 @@ static int mpich_traced_MPI_Get(mpich_MPI_Get_fn *tracer_real, const void *trace
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 288);
     int tracer_result;
@@ -26719,9 +26433,8 @@ static int mpich_traced_MPI_Get_accumulate(mpich_MPI_Get_accumulate_fn *tracer_r
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_accumulate) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_accumulate__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_accumulate) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_accumulate__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 289);
     int tracer_result;
@@ -26836,9 +26549,8 @@ static int mpich_traced_MPI_Put(mpich_MPI_Put_fn *tracer_real, const void *trace
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Put) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Put__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Put) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Put__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 290);
     int tracer_result;
@@ -26941,9 +26653,8 @@ static int mpich_traced_MPI_Raccumulate(mpich_MPI_Raccumulate_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Raccumulate) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Raccumulate__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Raccumulate) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Raccumulate__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 291);
     int tracer_result;
@@ -27050,9 +26761,8 @@ static int mpich_traced_MPI_Rget(mpich_MPI_Rget_fn *tracer_real, const void *tra
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rget) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rget__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rget) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rget__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 292);
     int tracer_result;
@@ -27162,9 +26872,8 @@ static int mpich_traced_MPI_Rget_accumulate(mpich_MPI_Rget_accumulate_fn *tracer
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rget_accumulate) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rget_accumulate__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rget_accumulate) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rget_accumulate__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 293);
     int tracer_result;
@@ -27281,9 +26990,8 @@ static int mpich_traced_MPI_Rput(mpich_MPI_Rput_fn *tracer_real, const void *tra
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rput) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rput__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rput) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rput__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 294);
     int tracer_result;
@@ -27386,9 +27094,8 @@ static int mpich_traced_MPI_Win_allocate(mpich_MPI_Win_allocate_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_allocate) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_allocate__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_allocate) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_allocate__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 295);
     int tracer_result;
@@ -27477,9 +27184,8 @@ static int mpich_traced_MPI_Win_allocate_shared(mpich_MPI_Win_allocate_shared_fn
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_allocate_shared) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_allocate_shared__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_allocate_shared) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_allocate_shared__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 296);
     int tracer_result;
@@ -27567,9 +27273,8 @@ static int mpich_traced_MPI_Win_attach(mpich_MPI_Win_attach_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_attach) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_attach__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_attach) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_attach__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 297);
     int tracer_result;
@@ -27646,9 +27351,8 @@ static int mpich_traced_MPI_Win_complete(mpich_MPI_Win_complete_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_complete) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_complete__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_complete) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_complete__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 298);
     int tracer_result;
@@ -27722,9 +27426,8 @@ static int mpich_traced_MPI_Win_create(mpich_MPI_Win_create_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_create) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_create__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_create) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_create__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 299);
     int tracer_result;
@@ -27812,9 +27515,8 @@ static int mpich_traced_MPI_Win_create_dynamic(mpich_MPI_Win_create_dynamic_fn *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_create_dynamic) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_create_dynamic__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_create_dynamic) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_create_dynamic__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 300);
     int tracer_result;
@@ -27893,9 +27595,8 @@ static int mpich_traced_MPI_Win_detach(mpich_MPI_Win_detach_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_detach) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_detach__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_detach) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_detach__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 301);
     int tracer_result;
@@ -27970,9 +27671,8 @@ static int mpich_traced_MPI_Win_fence(mpich_MPI_Win_fence_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_fence) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_fence__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_fence) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_fence__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 302);
     int tracer_result;
@@ -28047,9 +27747,8 @@ static int mpich_traced_MPI_Win_flush(mpich_MPI_Win_flush_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_flush) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_flush__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_flush) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_flush__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 303);
     int tracer_result;
@@ -28124,9 +27823,8 @@ static int mpich_traced_MPI_Win_flush_all(mpich_MPI_Win_flush_all_fn *tracer_rea
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_flush_all) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_flush_all__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_flush_all) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_flush_all__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 304);
     int tracer_result;
@@ -28199,9 +27897,8 @@ static int mpich_traced_MPI_Win_flush_local(mpich_MPI_Win_flush_local_fn *tracer
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_flush_local) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_flush_local__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_flush_local) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_flush_local__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 305);
     int tracer_result;
@@ -28276,9 +27973,8 @@ static int mpich_traced_MPI_Win_flush_local_all(mpich_MPI_Win_flush_local_all_fn
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_flush_local_all) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_flush_local_all__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_flush_local_all) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_flush_local_all__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 306);
     int tracer_result;
@@ -28351,9 +28047,8 @@ static int mpich_traced_MPI_Win_free(mpich_MPI_Win_free_fn *tracer_real, const v
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_free) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_free__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_free) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_free__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 307);
     int tracer_result;
@@ -28427,9 +28122,8 @@ static int mpich_traced_MPI_Win_get_group(mpich_MPI_Win_get_group_fn *tracer_rea
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_get_group) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_get_group__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_get_group) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_get_group__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 308);
     int tracer_result;
@@ -28506,9 +28200,8 @@ static int mpich_traced_MPI_Win_get_info(mpich_MPI_Win_get_info_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_get_info) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_get_info__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_get_info) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_get_info__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 309);
     int tracer_result;
@@ -28585,9 +28278,8 @@ static int mpich_traced_MPI_Win_get_name(mpich_MPI_Win_get_name_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_get_name) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_get_name__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_get_name) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_get_name__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 310);
     int tracer_result;
@@ -28668,9 +28360,8 @@ static int mpich_traced_MPI_Win_lock(mpich_MPI_Win_lock_fn *tracer_real, const v
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_lock) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_lock__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_lock) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_lock__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 311);
     int tracer_result;
@@ -28751,9 +28442,8 @@ static int mpich_traced_MPI_Win_lock_all(mpich_MPI_Win_lock_all_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_lock_all) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_lock_all__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_lock_all) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_lock_all__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 312);
     int tracer_result;
@@ -28828,9 +28518,8 @@ static int mpich_traced_MPI_Win_post(mpich_MPI_Win_post_fn *tracer_real, const v
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_post) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_post__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_post) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_post__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 313);
     int tracer_result;
@@ -28907,9 +28596,8 @@ static int mpich_traced_MPI_Win_set_info(mpich_MPI_Win_set_info_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_set_info) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_set_info__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_set_info) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_set_info__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 314);
     int tracer_result;
@@ -28985,9 +28673,8 @@ static int mpich_traced_MPI_Win_set_name(mpich_MPI_Win_set_name_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_set_name) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_set_name__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_set_name) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_set_name__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 315);
     int tracer_result;
@@ -29063,9 +28750,8 @@ static int mpich_traced_MPI_Win_shared_query(mpich_MPI_Win_shared_query_fn *trac
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_shared_query) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_shared_query__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_shared_query) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_shared_query__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 316);
     int tracer_result;
@@ -29151,9 +28837,8 @@ static int mpich_traced_MPI_Win_start(mpich_MPI_Win_start_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_start) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_start__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_start) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_start__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 317);
     int tracer_result;
@@ -29230,9 +28915,8 @@ static int mpich_traced_MPI_Win_sync(mpich_MPI_Win_sync_fn *tracer_real, const v
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_sync) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_sync__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_sync) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_sync__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 318);
     int tracer_result;
@@ -29305,9 +28989,8 @@ static int mpich_traced_MPI_Win_test(mpich_MPI_Win_test_fn *tracer_real, const v
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_test) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_test__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_test) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_test__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 319);
     int tracer_result;
@@ -29383,9 +29066,8 @@ static int mpich_traced_MPI_Win_unlock(mpich_MPI_Win_unlock_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_unlock) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_unlock__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_unlock) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_unlock__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 320);
     int tracer_result;
@@ -29460,9 +29142,8 @@ static int mpich_traced_MPI_Win_unlock_all(mpich_MPI_Win_unlock_all_fn *tracer_r
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_unlock_all) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_unlock_all__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_unlock_all) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_unlock_all__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 321);
     int tracer_result;
@@ -29535,9 +29216,8 @@ static int mpich_traced_MPI_Win_wait(mpich_MPI_Win_wait_fn *tracer_real, const v
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_wait) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_wait__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_wait) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_wait__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 322);
     int tracer_result;
@@ -29610,9 +29290,8 @@ static int mpich_traced_MPI_Close_port(mpich_MPI_Close_port_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Close_port) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Close_port__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Close_port) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Close_port__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 323);
     int tracer_result;
@@ -29686,9 +29365,8 @@ static int mpich_traced_MPI_Comm_accept(mpich_MPI_Comm_accept_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_accept) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_accept__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_accept) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_accept__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 324);
     int tracer_result;
@@ -29773,9 +29451,8 @@ static int mpich_traced_MPI_Comm_connect(mpich_MPI_Comm_connect_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_connect) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_connect__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_connect) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_connect__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 325);
     int tracer_result;
@@ -29860,9 +29537,8 @@ static int mpich_traced_MPI_Comm_disconnect(mpich_MPI_Comm_disconnect_fn *tracer
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_disconnect) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_disconnect__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_disconnect) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_disconnect__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 326);
     int tracer_result;
@@ -29936,9 +29612,8 @@ static int mpich_traced_MPI_Comm_get_parent(mpich_MPI_Comm_get_parent_fn *tracer
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_get_parent) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_get_parent__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_get_parent) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_get_parent__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 327);
     int tracer_result;
@@ -30012,9 +29687,8 @@ static int mpich_traced_MPI_Comm_join(mpich_MPI_Comm_join_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_join) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_join__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_join) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_join__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 328);
     int tracer_result;
@@ -30092,9 +29766,8 @@ static int mpich_traced_MPI_Comm_spawn(mpich_MPI_Comm_spawn_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_spawn) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_spawn__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_spawn) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_spawn__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 329);
     int tracer_result;
@@ -30194,9 +29867,8 @@ static int mpich_traced_MPI_Comm_spawn_multiple(mpich_MPI_Comm_spawn_multiple_fn
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_spawn_multiple) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_spawn_multiple__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_spawn_multiple) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_spawn_multiple__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 330);
     int tracer_result;
@@ -30298,9 +29970,8 @@ static int mpich_traced_MPI_Lookup_name(mpich_MPI_Lookup_name_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Lookup_name) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Lookup_name__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Lookup_name) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Lookup_name__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 331);
     int tracer_result;
@@ -30380,9 +30051,8 @@ static int mpich_traced_MPI_Open_port(mpich_MPI_Open_port_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Open_port) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Open_port__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Open_port) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Open_port__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 332);
     int tracer_result;
@@ -30459,9 +30129,8 @@ static int mpich_traced_MPI_Publish_name(mpich_MPI_Publish_name_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Publish_name) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Publish_name__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Publish_name) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Publish_name__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 333);
     int tracer_result;
@@ -30541,9 +30210,8 @@ static int mpich_traced_MPI_Unpublish_name(mpich_MPI_Unpublish_name_fn *tracer_r
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Unpublish_name) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Unpublish_name__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Unpublish_name) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Unpublish_name__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 334);
     int tracer_result;
@@ -30621,9 +30289,8 @@ static double mpich_traced_MPI_Wtick(mpich_MPI_Wtick_fn *tracer_real, const void
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Wtick) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Wtick__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Wtick) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Wtick__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 335);
     double tracer_result;
@@ -30694,9 +30361,8 @@ static double mpich_traced_MPI_Wtime(mpich_MPI_Wtime_fn *tracer_real, const void
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Wtime) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Wtime__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Wtime) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Wtime__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 336);
     double tracer_result;
@@ -30769,9 +30435,8 @@ static int mpich_traced_MPI_Cart_coords(mpich_MPI_Cart_coords_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_coords) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_coords__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_coords) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_coords__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 337);
     int tracer_result;
@@ -30854,9 +30519,8 @@ static int mpich_traced_MPI_Cart_create(mpich_MPI_Cart_create_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_create) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_create__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_create) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_create__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 338);
     int tracer_result;
@@ -30945,9 +30609,8 @@ static int mpich_traced_MPI_Cart_get(mpich_MPI_Cart_get_fn *tracer_real, const v
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_get) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_get__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_get) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_get__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 339);
     int tracer_result;
@@ -31031,9 +30694,8 @@ static int mpich_traced_MPI_Cart_map(mpich_MPI_Cart_map_fn *tracer_real, const v
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_map) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_map__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_map) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_map__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 340);
     int tracer_result;
@@ -31118,9 +30780,8 @@ static int mpich_traced_MPI_Cart_rank(mpich_MPI_Cart_rank_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_rank) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_rank__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_rank) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_rank__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 341);
     int tracer_result;
@@ -31199,9 +30860,8 @@ static int mpich_traced_MPI_Cart_shift(mpich_MPI_Cart_shift_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_shift) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_shift__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_shift) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_shift__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 342);
     int tracer_result;
@@ -31286,9 +30946,8 @@ static int mpich_traced_MPI_Cart_sub(mpich_MPI_Cart_sub_fn *tracer_real, const v
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_sub) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_sub__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_sub) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_sub__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 343);
     int tracer_result;
@@ -31368,9 +31027,8 @@ static int mpich_traced_MPI_Cartdim_get(mpich_MPI_Cartdim_get_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cartdim_get) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cartdim_get__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cartdim_get) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cartdim_get__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 344);
     int tracer_result;
@@ -31447,9 +31105,8 @@ static int mpich_traced_MPI_Dims_create(mpich_MPI_Dims_create_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Dims_create) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Dims_create__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Dims_create) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Dims_create__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 345);
     int tracer_result;
@@ -31530,9 +31187,8 @@ static int mpich_traced_MPI_Dist_graph_create(mpich_MPI_Dist_graph_create_fn *tr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Dist_graph_create) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Dist_graph_create__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Dist_graph_create) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Dist_graph_create__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 346);
     int tracer_result;
@@ -31637,9 +31293,8 @@ static int mpich_traced_MPI_Dist_graph_create_adjacent(mpich_MPI_Dist_graph_crea
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Dist_graph_create_adjacent) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Dist_graph_create_adjacent__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Dist_graph_create_adjacent) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Dist_graph_create_adjacent__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 347);
     int tracer_result;
@@ -31747,9 +31402,8 @@ static int mpich_traced_MPI_Dist_graph_neighbors(mpich_MPI_Dist_graph_neighbors_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Dist_graph_neighbors) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Dist_graph_neighbors__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Dist_graph_neighbors) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Dist_graph_neighbors__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 348);
     int tracer_result;
@@ -31843,9 +31497,8 @@ static int mpich_traced_MPI_Dist_graph_neighbors_count(mpich_MPI_Dist_graph_neig
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Dist_graph_neighbors_count) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Dist_graph_neighbors_count__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Dist_graph_neighbors_count) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Dist_graph_neighbors_count__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 349);
     int tracer_result;
@@ -31931,9 +31584,8 @@ static int mpich_traced_MPI_Graph_create(mpich_MPI_Graph_create_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graph_create) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graph_create__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graph_create) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graph_create__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 350);
     int tracer_result;
@@ -32022,9 +31674,8 @@ static int mpich_traced_MPI_Graph_get(mpich_MPI_Graph_get_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graph_get) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graph_get__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graph_get) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graph_get__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 351);
     int tracer_result;
@@ -32109,9 +31760,8 @@ static int mpich_traced_MPI_Graph_map(mpich_MPI_Graph_map_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graph_map) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graph_map__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graph_map) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graph_map__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 352);
     int tracer_result;
@@ -32196,9 +31846,8 @@ static int mpich_traced_MPI_Graph_neighbors(mpich_MPI_Graph_neighbors_fn *tracer
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graph_neighbors) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graph_neighbors__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graph_neighbors) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graph_neighbors__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 353);
     int tracer_result;
@@ -32280,9 +31929,8 @@ static int mpich_traced_MPI_Graph_neighbors_count(mpich_MPI_Graph_neighbors_coun
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graph_neighbors_count) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graph_neighbors_count__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graph_neighbors_count) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graph_neighbors_count__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 354);
     int tracer_result;
@@ -32363,9 +32011,8 @@ static int mpich_traced_MPI_Graphdims_get(mpich_MPI_Graphdims_get_fn *tracer_rea
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graphdims_get) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graphdims_get__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graphdims_get) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graphdims_get__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 355);
     int tracer_result;
@@ -32445,9 +32092,8 @@ static int mpich_traced_MPI_Topo_test(mpich_MPI_Topo_test_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Topo_test) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Topo_test__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Topo_test) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Topo_test__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 356);
     int tracer_result;
@@ -32523,9 +32169,8 @@ static int mpich_traced_MPI_T_category_changed(mpich_MPI_T_category_changed_fn *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_changed) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_changed__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_changed) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_changed__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 357);
     int tracer_result;
@@ -32601,9 +32246,8 @@ static int mpich_traced_MPI_T_category_get_categories(mpich_MPI_T_category_get_c
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_categories) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_categories__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_categories) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_categories__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 358);
     int tracer_result;
@@ -32683,9 +32327,8 @@ static int mpich_traced_MPI_T_category_get_cvars(mpich_MPI_T_category_get_cvars_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_cvars) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_cvars__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_cvars) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_cvars__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 359);
     int tracer_result;
@@ -32765,9 +32408,8 @@ static int mpich_traced_MPI_T_category_get_events(mpich_MPI_T_category_get_event
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_events) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_events__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_events) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_events__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 360);
     int tracer_result;
@@ -32847,9 +32489,8 @@ static int mpich_traced_MPI_T_category_get_index(mpich_MPI_T_category_get_index_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_index) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_index__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_index) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_index__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 361);
     int tracer_result;
@@ -32930,9 +32571,8 @@ static int mpich_traced_MPI_T_category_get_info(mpich_MPI_T_category_get_info_fn
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_info) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_info__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_info) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_info__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 362);
     int tracer_result;
@@ -33034,9 +32674,8 @@ static int mpich_traced_MPI_T_category_get_num(mpich_MPI_T_category_get_num_fn *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_num) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_num__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_num) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_num__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 363);
     int tracer_result;
@@ -33111,9 +32750,8 @@ static int mpich_traced_MPI_T_category_get_num_events(mpich_MPI_T_category_get_n
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_num_events) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_num_events__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_num_events) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_num_events__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 364);
     int tracer_result;
@@ -33191,9 +32829,8 @@ static int mpich_traced_MPI_T_category_get_pvars(mpich_MPI_T_category_get_pvars_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_pvars) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_pvars__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_pvars) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_pvars__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 365);
     int tracer_result;
@@ -33273,9 +32910,8 @@ static int mpich_traced_MPI_T_cvar_get_index(mpich_MPI_T_cvar_get_index_fn *trac
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_get_index) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_get_index__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_get_index) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_get_index__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 366);
     int tracer_result;
@@ -33356,9 +32992,8 @@ static int mpich_traced_MPI_T_cvar_get_info(mpich_MPI_T_cvar_get_info_fn *tracer
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_get_info) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_get_info__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_get_info) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_get_info__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 367);
     int tracer_result;
@@ -33468,9 +33103,8 @@ static int mpich_traced_MPI_T_cvar_get_num(mpich_MPI_T_cvar_get_num_fn *tracer_r
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_get_num) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_get_num__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_get_num) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_get_num__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 368);
     int tracer_result;
@@ -33546,9 +33180,8 @@ static int mpich_traced_MPI_T_cvar_handle_alloc(mpich_MPI_T_cvar_handle_alloc_fn
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_handle_alloc) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_handle_alloc__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_handle_alloc) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_handle_alloc__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 369);
     int tracer_result;
@@ -33631,9 +33264,8 @@ static int mpich_traced_MPI_T_cvar_handle_free(mpich_MPI_T_cvar_handle_free_fn *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_handle_free) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_handle_free__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_handle_free) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_handle_free__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 370);
     int tracer_result;
@@ -33708,9 +33340,8 @@ static int mpich_traced_MPI_T_cvar_read(mpich_MPI_T_cvar_read_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_read) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_read__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_read) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_read__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 371);
     int tracer_result;
@@ -33786,9 +33417,8 @@ static int mpich_traced_MPI_T_cvar_write(mpich_MPI_T_cvar_write_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_write) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_write__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_write) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_write__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 372);
     int tracer_result;
@@ -33864,9 +33494,8 @@ static int mpich_traced_MPI_T_enum_get_info(mpich_MPI_T_enum_get_info_fn *tracer
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_enum_get_info) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_enum_get_info__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_enum_get_info) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_enum_get_info__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 373);
     int tracer_result;
@@ -33951,9 +33580,8 @@ static int mpich_traced_MPI_T_enum_get_item(mpich_MPI_T_enum_get_item_fn *tracer
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_enum_get_item) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_enum_get_item__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_enum_get_item) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_enum_get_item__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 374);
     int tracer_result;
@@ -34042,9 +33670,8 @@ static int mpich_traced_MPI_T_event_callback_get_info(mpich_MPI_T_event_callback
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_callback_get_info) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_callback_get_info__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_callback_get_info) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_callback_get_info__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 375);
     int tracer_result;
@@ -34127,9 +33754,8 @@ static int mpich_traced_MPI_T_event_callback_set_info(mpich_MPI_T_event_callback
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_callback_set_info) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_callback_set_info__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_callback_set_info) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_callback_set_info__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 376);
     int tracer_result;
@@ -34210,9 +33836,8 @@ static int mpich_traced_MPI_T_event_copy(mpich_MPI_T_event_copy_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_copy) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_copy__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_copy) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_copy__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 377);
     int tracer_result;
@@ -34289,9 +33914,8 @@ static int mpich_traced_MPI_T_event_get_index(mpich_MPI_T_event_get_index_fn *tr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_get_index) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_get_index__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_get_index) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_get_index__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 378);
     int tracer_result;
@@ -34374,9 +33998,8 @@ static int mpich_traced_MPI_T_event_get_info(mpich_MPI_T_event_get_info_fn *trac
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_get_info) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_get_info__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_get_info) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_get_info__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 379);
     int tracer_result;
@@ -34495,9 +34118,8 @@ static int mpich_traced_MPI_T_event_get_num(mpich_MPI_T_event_get_num_fn *tracer
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_get_num) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_get_num__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_get_num) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_get_num__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 380);
     int tracer_result;
@@ -34573,9 +34195,8 @@ static int mpich_traced_MPI_T_event_get_source(mpich_MPI_T_event_get_source_fn *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_get_source) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_get_source__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_get_source) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_get_source__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 381);
     int tracer_result;
@@ -34654,9 +34275,8 @@ static int mpich_traced_MPI_T_event_get_timestamp(mpich_MPI_T_event_get_timestam
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_get_timestamp) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_get_timestamp__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_get_timestamp) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_get_timestamp__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 382);
     int tracer_result;
@@ -34735,9 +34355,8 @@ static int mpich_traced_MPI_T_event_handle_alloc(mpich_MPI_T_event_handle_alloc_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_handle_alloc) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_handle_alloc__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_handle_alloc) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_handle_alloc__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 383);
     int tracer_result;
@@ -34823,9 +34442,8 @@ static int mpich_traced_MPI_T_event_handle_free(mpich_MPI_T_event_handle_free_fn
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_handle_free) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_handle_free__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_handle_free) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_handle_free__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 384);
     int tracer_result;
@@ -34907,9 +34525,8 @@ static int mpich_traced_MPI_T_event_handle_get_info(mpich_MPI_T_event_handle_get
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_handle_get_info) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_handle_get_info__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_handle_get_info) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_handle_get_info__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 385);
     int tracer_result;
@@ -34988,9 +34605,8 @@ static int mpich_traced_MPI_T_event_handle_set_info(mpich_MPI_T_event_handle_set
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_handle_set_info) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_handle_set_info__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_handle_set_info) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_handle_set_info__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 386);
     int tracer_result;
@@ -35068,9 +34684,8 @@ static int mpich_traced_MPI_T_event_read(mpich_MPI_T_event_read_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_read) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_read__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_read) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_read__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 387);
     int tracer_result;
@@ -35153,9 +34768,8 @@ static int mpich_traced_MPI_T_event_register_callback(mpich_MPI_T_event_register
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_register_callback) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_register_callback__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_register_callback) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_register_callback__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 388);
     int tracer_result;
@@ -35244,9 +34858,8 @@ static int mpich_traced_MPI_T_event_set_dropped_handler(mpich_MPI_T_event_set_dr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_set_dropped_handler) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_set_dropped_handler__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_set_dropped_handler) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_set_dropped_handler__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 389);
     int tracer_result;
@@ -35324,9 +34937,8 @@ static int mpich_traced_MPI_T_finalize(mpich_MPI_T_finalize_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_finalize) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_finalize__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_finalize) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_finalize__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 390);
     int tracer_result;
@@ -35397,9 +35009,8 @@ static int mpich_traced_MPI_T_init_thread(mpich_MPI_T_init_thread_fn *tracer_rea
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_init_thread) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_init_thread__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_init_thread) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_init_thread__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 391);
     int tracer_result;
@@ -35477,9 +35088,8 @@ static int mpich_traced_MPI_T_pvar_get_index(mpich_MPI_T_pvar_get_index_fn *trac
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_get_index) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_get_index__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_get_index) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_get_index__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 392);
     int tracer_result;
@@ -35564,9 +35174,8 @@ static int mpich_traced_MPI_T_pvar_get_info(mpich_MPI_T_pvar_get_info_fn *tracer
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_get_info) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_get_info__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_get_info) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_get_info__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 393);
     int tracer_result;
@@ -35687,9 +35296,8 @@ static int mpich_traced_MPI_T_pvar_get_num(mpich_MPI_T_pvar_get_num_fn *tracer_r
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_get_num) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_get_num__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_get_num) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_get_num__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 394);
     int tracer_result;
@@ -35766,9 +35374,8 @@ static int mpich_traced_MPI_T_pvar_handle_alloc(mpich_MPI_T_pvar_handle_alloc_fn
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_handle_alloc) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_handle_alloc__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_handle_alloc) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_handle_alloc__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 395);
     int tracer_result;
@@ -35857,9 +35464,8 @@ static int mpich_traced_MPI_T_pvar_handle_free(mpich_MPI_T_pvar_handle_free_fn *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_handle_free) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_handle_free__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_handle_free) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_handle_free__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 396);
     int tracer_result;
@@ -35937,9 +35543,8 @@ static int mpich_traced_MPI_T_pvar_read(mpich_MPI_T_pvar_read_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_read) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_read__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_read) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_read__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 397);
     int tracer_result;
@@ -36018,9 +35623,8 @@ static int mpich_traced_MPI_T_pvar_readreset(mpich_MPI_T_pvar_readreset_fn *trac
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_readreset) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_readreset__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_readreset) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_readreset__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 398);
     int tracer_result;
@@ -36099,9 +35703,8 @@ static int mpich_traced_MPI_T_pvar_reset(mpich_MPI_T_pvar_reset_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_reset) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_reset__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_reset) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_reset__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 399);
     int tracer_result;
@@ -36177,9 +35780,8 @@ static int mpich_traced_MPI_T_pvar_session_create(mpich_MPI_T_pvar_session_creat
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_session_create) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_session_create__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_session_create) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_session_create__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 400);
     int tracer_result;
@@ -36254,9 +35856,8 @@ static int mpich_traced_MPI_T_pvar_session_free(mpich_MPI_T_pvar_session_free_fn
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_session_free) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_session_free__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_session_free) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_session_free__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 401);
     int tracer_result;
@@ -36331,9 +35932,8 @@ static int mpich_traced_MPI_T_pvar_start(mpich_MPI_T_pvar_start_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_start) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_start__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_start) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_start__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 402);
     int tracer_result;
@@ -36409,9 +36009,8 @@ static int mpich_traced_MPI_T_pvar_stop(mpich_MPI_T_pvar_stop_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_stop) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_stop__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_stop) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_stop__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 403);
     int tracer_result;
@@ -36487,9 +36086,8 @@ static int mpich_traced_MPI_T_pvar_write(mpich_MPI_T_pvar_write_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_write) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_write__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_write) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_write__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 404);
     int tracer_result;
@@ -36572,9 +36170,8 @@ static int mpich_traced_MPI_T_source_get_info(mpich_MPI_T_source_get_info_fn *tr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_source_get_info) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_source_get_info__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_source_get_info) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_source_get_info__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 405);
     int tracer_result;
@@ -36681,9 +36278,8 @@ static int mpich_traced_MPI_T_source_get_num(mpich_MPI_T_source_get_num_fn *trac
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_source_get_num) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_source_get_num__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_source_get_num) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_source_get_num__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 406);
     int tracer_result;
@@ -36758,9 +36354,8 @@ static int mpich_traced_MPI_T_source_get_timestamp(mpich_MPI_T_source_get_timest
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_source_get_timestamp) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_source_get_timestamp__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_source_get_timestamp) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_source_get_timestamp__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 407);
     int tracer_result;
@@ -36839,9 +36434,8 @@ static int mpich_traced_MPI_Allgather_c(mpich_MPI_Allgather_c_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgather_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgather_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgather_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgather_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 408);
     int tracer_result;
@@ -36936,9 +36530,8 @@ static int mpich_traced_MPI_Allgather_init_c(mpich_MPI_Allgather_init_c_fn *trac
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgather_init_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgather_init_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgather_init_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgather_init_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 409);
     int tracer_result;
@@ -37040,9 +36633,8 @@ static int mpich_traced_MPI_Allgatherv_c(mpich_MPI_Allgatherv_c_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgatherv_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgatherv_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgatherv_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgatherv_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 410);
     int tracer_result;
@@ -37141,9 +36733,8 @@ static int mpich_traced_MPI_Allgatherv_init_c(mpich_MPI_Allgatherv_init_c_fn *tr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgatherv_init_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgatherv_init_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgatherv_init_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgatherv_init_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 411);
     int tracer_result;
@@ -37247,9 +36838,8 @@ static int mpich_traced_MPI_Allreduce_c(mpich_MPI_Allreduce_c_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allreduce_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allreduce_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allreduce_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allreduce_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 412);
     int tracer_result;
@@ -37339,9 +36929,8 @@ static int mpich_traced_MPI_Allreduce_init_c(mpich_MPI_Allreduce_init_c_fn *trac
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allreduce_init_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allreduce_init_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allreduce_init_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allreduce_init_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 413);
     int tracer_result;
@@ -37435,9 +37024,8 @@ static int mpich_traced_MPI_Alltoall_c(mpich_MPI_Alltoall_c_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoall_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoall_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoall_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoall_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 414);
     int tracer_result;
@@ -37532,9 +37120,8 @@ static int mpich_traced_MPI_Alltoall_init_c(mpich_MPI_Alltoall_init_c_fn *tracer
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoall_init_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoall_init_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoall_init_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoall_init_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 415);
     int tracer_result;
@@ -37638,9 +37225,8 @@ static int mpich_traced_MPI_Alltoallv_c(mpich_MPI_Alltoallv_c_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallv_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallv_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallv_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallv_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 416);
     int tracer_result;
@@ -37745,9 +37331,8 @@ static int mpich_traced_MPI_Alltoallv_init_c(mpich_MPI_Alltoallv_init_c_fn *trac
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallv_init_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallv_init_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallv_init_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallv_init_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 417);
     int tracer_result;
@@ -37857,9 +37442,8 @@ static int mpich_traced_MPI_Alltoallw_c(mpich_MPI_Alltoallw_c_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallw_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallw_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallw_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallw_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 418);
     int tracer_result;
@@ -37964,9 +37548,8 @@ static int mpich_traced_MPI_Alltoallw_init_c(mpich_MPI_Alltoallw_init_c_fn *trac
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallw_init_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallw_init_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallw_init_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallw_init_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 419);
     int tracer_result;
@@ -38073,9 +37656,8 @@ static int mpich_traced_MPI_Bcast_c(mpich_MPI_Bcast_c_fn *tracer_real, const voi
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bcast_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bcast_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bcast_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bcast_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 420);
     int tracer_result;
@@ -38160,9 +37742,8 @@ static int mpich_traced_MPI_Bcast_init_c(mpich_MPI_Bcast_init_c_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bcast_init_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bcast_init_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bcast_init_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bcast_init_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 421);
     int tracer_result;
@@ -38253,9 +37834,8 @@ static int mpich_traced_MPI_Exscan_c(mpich_MPI_Exscan_c_fn *tracer_real, const v
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Exscan_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Exscan_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Exscan_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Exscan_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 422);
     int tracer_result;
@@ -38345,9 +37925,8 @@ static int mpich_traced_MPI_Exscan_init_c(mpich_MPI_Exscan_init_c_fn *tracer_rea
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Exscan_init_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Exscan_init_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Exscan_init_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Exscan_init_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 423);
     int tracer_result;
@@ -38441,9 +38020,8 @@ static int mpich_traced_MPI_Gather_c(mpich_MPI_Gather_c_fn *tracer_real, const v
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gather_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gather_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gather_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gather_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 424);
     int tracer_result;
@@ -38540,9 +38118,8 @@ static int mpich_traced_MPI_Gather_init_c(mpich_MPI_Gather_init_c_fn *tracer_rea
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gather_init_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gather_init_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gather_init_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gather_init_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 425);
     int tracer_result;
@@ -38648,9 +38225,8 @@ static int mpich_traced_MPI_Gatherv_c(mpich_MPI_Gatherv_c_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gatherv_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gatherv_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gatherv_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gatherv_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 426);
     int tracer_result;
@@ -38752,9 +38328,8 @@ static int mpich_traced_MPI_Gatherv_init_c(mpich_MPI_Gatherv_init_c_fn *tracer_r
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gatherv_init_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gatherv_init_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gatherv_init_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gatherv_init_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 427);
     int tracer_result;
@@ -38862,9 +38437,8 @@ static int mpich_traced_MPI_Iallgather_c(mpich_MPI_Iallgather_c_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallgather_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallgather_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallgather_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallgather_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 428);
     int tracer_result;
@@ -38964,9 +38538,8 @@ static int mpich_traced_MPI_Iallgatherv_c(mpich_MPI_Iallgatherv_c_fn *tracer_rea
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallgatherv_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallgatherv_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallgatherv_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallgatherv_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 429);
     int tracer_result;
@@ -39068,9 +38641,8 @@ static int mpich_traced_MPI_Iallreduce_c(mpich_MPI_Iallreduce_c_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallreduce_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallreduce_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallreduce_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallreduce_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 430);
     int tracer_result;
@@ -39163,9 +38735,8 @@ static int mpich_traced_MPI_Ialltoall_c(mpich_MPI_Ialltoall_c_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoall_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoall_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoall_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoall_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 431);
     int tracer_result;
@@ -39264,9 +38835,8 @@ static int mpich_traced_MPI_Ialltoallv_c(mpich_MPI_Ialltoallv_c_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoallv_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoallv_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoallv_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoallv_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 432);
     int tracer_result;
@@ -39375,9 +38945,8 @@ static int mpich_traced_MPI_Ialltoallw_c(mpich_MPI_Ialltoallw_c_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoallw_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoallw_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoallw_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoallw_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 433);
     int tracer_result;
@@ -39481,9 +39050,8 @@ static int mpich_traced_MPI_Ibcast_c(mpich_MPI_Ibcast_c_fn *tracer_real, const v
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibcast_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibcast_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibcast_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibcast_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 434);
     int tracer_result;
@@ -39573,9 +39141,8 @@ static int mpich_traced_MPI_Iexscan_c(mpich_MPI_Iexscan_c_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iexscan_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iexscan_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iexscan_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iexscan_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 435);
     int tracer_result;
@@ -39669,9 +39236,8 @@ static int mpich_traced_MPI_Igather_c(mpich_MPI_Igather_c_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Igather_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Igather_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Igather_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Igather_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 436);
     int tracer_result;
@@ -39774,9 +39340,8 @@ static int mpich_traced_MPI_Igatherv_c(mpich_MPI_Igatherv_c_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Igatherv_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Igatherv_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Igatherv_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Igatherv_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 437);
     int tracer_result;
@@ -39882,9 +39447,8 @@ static int mpich_traced_MPI_Ineighbor_allgather_c(mpich_MPI_Ineighbor_allgather_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_allgather_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_allgather_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_allgather_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_allgather_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 438);
     int tracer_result;
@@ -39985,9 +39549,8 @@ static int mpich_traced_MPI_Ineighbor_allgatherv_c(mpich_MPI_Ineighbor_allgather
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_allgatherv_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_allgatherv_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_allgatherv_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_allgatherv_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 439);
     int tracer_result;
@@ -40091,9 +39654,8 @@ static int mpich_traced_MPI_Ineighbor_alltoall_c(mpich_MPI_Ineighbor_alltoall_c_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoall_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoall_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoall_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoall_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 440);
     int tracer_result;
@@ -40195,9 +39757,8 @@ static int mpich_traced_MPI_Ineighbor_alltoallv_c(mpich_MPI_Ineighbor_alltoallv_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoallv_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoallv_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoallv_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoallv_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 441);
     int tracer_result;
@@ -40308,9 +39869,8 @@ static int mpich_traced_MPI_Ineighbor_alltoallw_c(mpich_MPI_Ineighbor_alltoallw_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoallw_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoallw_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoallw_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoallw_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 442);
     int tracer_result;
@@ -40415,9 +39975,8 @@ static int mpich_traced_MPI_Ireduce_c(mpich_MPI_Ireduce_c_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 443);
     int tracer_result;
@@ -40512,9 +40071,8 @@ static int mpich_traced_MPI_Ireduce_scatter_c(mpich_MPI_Ireduce_scatter_c_fn *tr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce_scatter_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce_scatter_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce_scatter_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce_scatter_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 444);
     int tracer_result;
@@ -40607,9 +40165,8 @@ static int mpich_traced_MPI_Ireduce_scatter_block_c(mpich_MPI_Ireduce_scatter_bl
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce_scatter_block_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce_scatter_block_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce_scatter_block_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce_scatter_block_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 445);
     int tracer_result;
@@ -40702,9 +40259,8 @@ static int mpich_traced_MPI_Iscan_c(mpich_MPI_Iscan_c_fn *tracer_real, const voi
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscan_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscan_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscan_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscan_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 446);
     int tracer_result;
@@ -40798,9 +40354,8 @@ static int mpich_traced_MPI_Iscatter_c(mpich_MPI_Iscatter_c_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscatter_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscatter_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscatter_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscatter_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 447);
     int tracer_result;
@@ -40903,9 +40458,8 @@ static int mpich_traced_MPI_Iscatterv_c(mpich_MPI_Iscatterv_c_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscatterv_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscatterv_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscatterv_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscatterv_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 448);
     int tracer_result;
@@ -41010,9 +40564,8 @@ static int mpich_traced_MPI_Neighbor_allgather_c(mpich_MPI_Neighbor_allgather_c_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgather_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgather_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgather_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgather_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 449);
     int tracer_result;
@@ -41110,9 +40663,8 @@ static int mpich_traced_MPI_Neighbor_allgather_init_c(mpich_MPI_Neighbor_allgath
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgather_init_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgather_init_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgather_init_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgather_init_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 450);
     int tracer_result;
@@ -41215,9 +40767,8 @@ static int mpich_traced_MPI_Neighbor_allgatherv_c(mpich_MPI_Neighbor_allgatherv_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgatherv_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgatherv_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgatherv_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgatherv_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 451);
     int tracer_result;
@@ -41319,9 +40870,8 @@ static int mpich_traced_MPI_Neighbor_allgatherv_init_c(mpich_MPI_Neighbor_allgat
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgatherv_init_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgatherv_init_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgatherv_init_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgatherv_init_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 452);
     int tracer_result;
@@ -41428,9 +40978,8 @@ static int mpich_traced_MPI_Neighbor_alltoall_c(mpich_MPI_Neighbor_alltoall_c_fn
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoall_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoall_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoall_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoall_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 453);
     int tracer_result;
@@ -41527,9 +41076,8 @@ static int mpich_traced_MPI_Neighbor_alltoall_init_c(mpich_MPI_Neighbor_alltoall
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoall_init_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoall_init_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoall_init_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoall_init_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 454);
     int tracer_result;
@@ -41634,9 +41182,8 @@ static int mpich_traced_MPI_Neighbor_alltoallv_c(mpich_MPI_Neighbor_alltoallv_c_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallv_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallv_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallv_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallv_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 455);
     int tracer_result;
@@ -41745,9 +41292,8 @@ static int mpich_traced_MPI_Neighbor_alltoallv_init_c(mpich_MPI_Neighbor_alltoal
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallv_init_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallv_init_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallv_init_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallv_init_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 456);
     int tracer_result;
@@ -41861,9 +41407,8 @@ static int mpich_traced_MPI_Neighbor_alltoallw_c(mpich_MPI_Neighbor_alltoallw_c_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallw_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallw_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallw_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallw_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 457);
     int tracer_result;
@@ -41972,9 +41517,8 @@ static int mpich_traced_MPI_Neighbor_alltoallw_init_c(mpich_MPI_Neighbor_alltoal
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallw_init_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallw_init_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallw_init_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallw_init_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 458);
     int tracer_result;
@@ -42082,9 +41626,8 @@ static int mpich_traced_MPI_Reduce_c(mpich_MPI_Reduce_c_fn *tracer_real, const v
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 459);
     int tracer_result;
@@ -42176,9 +41719,8 @@ static int mpich_traced_MPI_Reduce_init_c(mpich_MPI_Reduce_init_c_fn *tracer_rea
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_init_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_init_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_init_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_init_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 460);
     int tracer_result;
@@ -42275,9 +41817,8 @@ static int mpich_traced_MPI_Reduce_local_c(mpich_MPI_Reduce_local_c_fn *tracer_r
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_local_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_local_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_local_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_local_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 461);
     int tracer_result;
@@ -42363,9 +41904,8 @@ static int mpich_traced_MPI_Reduce_scatter_c(mpich_MPI_Reduce_scatter_c_fn *trac
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 462);
     int tracer_result;
@@ -42454,9 +41994,8 @@ static int mpich_traced_MPI_Reduce_scatter_block_c(mpich_MPI_Reduce_scatter_bloc
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_block_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_block_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_block_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_block_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 463);
     int tracer_result;
@@ -42547,9 +42086,8 @@ static int mpich_traced_MPI_Reduce_scatter_block_init_c(mpich_MPI_Reduce_scatter
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_block_init_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_block_init_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_block_init_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_block_init_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 464);
     int tracer_result;
@@ -42647,9 +42185,8 @@ static int mpich_traced_MPI_Reduce_scatter_init_c(mpich_MPI_Reduce_scatter_init_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_init_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_init_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_init_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_init_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 465);
     int tracer_result;
@@ -42745,9 +42282,8 @@ static int mpich_traced_MPI_Scan_c(mpich_MPI_Scan_c_fn *tracer_real, const void 
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scan_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scan_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scan_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scan_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 466);
     int tracer_result;
@@ -42837,9 +42373,8 @@ static int mpich_traced_MPI_Scan_init_c(mpich_MPI_Scan_init_c_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scan_init_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scan_init_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scan_init_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scan_init_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 467);
     int tracer_result;
@@ -42934,9 +42469,8 @@ static int mpich_traced_MPI_Scatter_c(mpich_MPI_Scatter_c_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatter_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatter_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatter_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatter_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 468);
     int tracer_result;
@@ -43034,9 +42568,8 @@ static int mpich_traced_MPI_Scatter_init_c(mpich_MPI_Scatter_init_c_fn *tracer_r
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatter_init_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatter_init_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatter_init_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatter_init_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 469);
     int tracer_result;
@@ -43142,9 +42675,8 @@ static int mpich_traced_MPI_Scatterv_c(mpich_MPI_Scatterv_c_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatterv_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatterv_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatterv_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatterv_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 470);
     int tracer_result;
@@ -43246,9 +42778,8 @@ static int mpich_traced_MPI_Scatterv_init_c(mpich_MPI_Scatterv_init_c_fn *tracer
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatterv_init_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatterv_init_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatterv_init_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatterv_init_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 471);
     int tracer_result;
@@ -43354,9 +42885,8 @@ static int mpich_traced_MPI_Get_count_c(mpich_MPI_Get_count_c_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_count_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_count_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_count_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_count_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 472);
     int tracer_result;
@@ -43437,9 +42967,8 @@ static int mpich_traced_MPI_Get_elements_c(mpich_MPI_Get_elements_c_fn *tracer_r
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_elements_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_elements_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_elements_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_elements_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 473);
     int tracer_result;
@@ -43521,9 +43050,8 @@ static int mpich_traced_MPI_Pack_c(mpich_MPI_Pack_c_fn *tracer_real, const void 
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 474);
     int tracer_result;
@@ -43617,9 +43145,8 @@ static int mpich_traced_MPI_Pack_external_c(mpich_MPI_Pack_external_c_fn *tracer
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_external_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_external_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_external_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_external_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 475);
     int tracer_result;
@@ -43712,9 +43239,8 @@ static int mpich_traced_MPI_Pack_external_size_c(mpich_MPI_Pack_external_size_c_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_external_size_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_external_size_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_external_size_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_external_size_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 476);
     int tracer_result;
@@ -43798,9 +43324,8 @@ static int mpich_traced_MPI_Pack_size_c(mpich_MPI_Pack_size_c_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_size_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_size_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_size_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_size_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 477);
     int tracer_result;
@@ -43883,9 +43408,8 @@ static int mpich_traced_MPI_Type_contiguous_c(mpich_MPI_Type_contiguous_c_fn *tr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_contiguous_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_contiguous_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_contiguous_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_contiguous_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 478);
     int tracer_result;
@@ -43971,9 +43495,8 @@ static int mpich_traced_MPI_Type_create_darray_c(mpich_MPI_Type_create_darray_c_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_darray_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_darray_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_darray_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_darray_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 479);
     int tracer_result;
@@ -44080,9 +43603,8 @@ static int mpich_traced_MPI_Type_create_hindexed_c(mpich_MPI_Type_create_hindexe
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hindexed_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hindexed_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hindexed_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hindexed_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 480);
     int tracer_result;
@@ -44175,9 +43697,8 @@ static int mpich_traced_MPI_Type_create_hindexed_block_c(mpich_MPI_Type_create_h
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hindexed_block_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hindexed_block_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hindexed_block_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hindexed_block_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 481);
     int tracer_result;
@@ -44267,9 +43788,8 @@ static int mpich_traced_MPI_Type_create_hvector_c(mpich_MPI_Type_create_hvector_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hvector_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hvector_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hvector_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hvector_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 482);
     int tracer_result;
@@ -44358,9 +43878,8 @@ static int mpich_traced_MPI_Type_create_indexed_block_c(mpich_MPI_Type_create_in
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_indexed_block_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_indexed_block_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_indexed_block_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_indexed_block_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 483);
     int tracer_result;
@@ -44450,9 +43969,8 @@ static int mpich_traced_MPI_Type_create_resized_c(mpich_MPI_Type_create_resized_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_resized_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_resized_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_resized_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_resized_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 484);
     int tracer_result;
@@ -44540,9 +44058,8 @@ static int mpich_traced_MPI_Type_create_struct_c(mpich_MPI_Type_create_struct_c_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_struct_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_struct_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_struct_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_struct_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 485);
     int tracer_result;
@@ -44637,9 +44154,8 @@ static int mpich_traced_MPI_Type_create_subarray_c(mpich_MPI_Type_create_subarra
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_subarray_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_subarray_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_subarray_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_subarray_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 486);
     int tracer_result;
@@ -44743,9 +44259,8 @@ static int mpich_traced_MPI_Type_get_contents_c(mpich_MPI_Type_get_contents_c_fn
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_contents_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_contents_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_contents_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_contents_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 487);
     int tracer_result;
@@ -44853,9 +44368,8 @@ static int mpich_traced_MPI_Type_get_envelope_c(mpich_MPI_Type_get_envelope_c_fn
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_envelope_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_envelope_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_envelope_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_envelope_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 488);
     int tracer_result;
@@ -44952,9 +44466,8 @@ static int mpich_traced_MPI_Type_get_extent_c(mpich_MPI_Type_get_extent_c_fn *tr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_extent_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_extent_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_extent_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_extent_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 489);
     int tracer_result;
@@ -45035,9 +44548,8 @@ static int mpich_traced_MPI_Type_get_true_extent_c(mpich_MPI_Type_get_true_exten
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_true_extent_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_true_extent_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_true_extent_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_true_extent_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 490);
     int tracer_result;
@@ -45121,9 +44633,8 @@ static int mpich_traced_MPI_Type_indexed_c(mpich_MPI_Type_indexed_c_fn *tracer_r
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_indexed_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_indexed_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_indexed_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_indexed_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 491);
     int tracer_result;
@@ -45213,9 +44724,8 @@ static int mpich_traced_MPI_Type_size_c(mpich_MPI_Type_size_c_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_size_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_size_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_size_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_size_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 492);
     int tracer_result;
@@ -45293,9 +44803,8 @@ static int mpich_traced_MPI_Type_vector_c(mpich_MPI_Type_vector_c_fn *tracer_rea
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_vector_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_vector_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_vector_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_vector_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 493);
     int tracer_result;
@@ -45383,9 +44892,8 @@ static int mpich_traced_MPI_Unpack_c(mpich_MPI_Unpack_c_fn *tracer_real, const v
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Unpack_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Unpack_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Unpack_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Unpack_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 494);
     int tracer_result;
@@ -45479,9 +44987,8 @@ static int mpich_traced_MPI_Unpack_external_c(mpich_MPI_Unpack_external_c_fn *tr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Unpack_external_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Unpack_external_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Unpack_external_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Unpack_external_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 495);
     int tracer_result;
@@ -45574,9 +45081,8 @@ static int mpich_traced_MPI_Op_create_c(mpich_MPI_Op_create_c_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Op_create_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Op_create_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Op_create_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Op_create_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 496);
     int tracer_result;
@@ -45656,9 +45162,8 @@ static int mpich_traced_MPI_Bsend_c(mpich_MPI_Bsend_c_fn *tracer_real, const voi
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bsend_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bsend_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bsend_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bsend_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 497);
     int tracer_result;
@@ -45746,9 +45251,8 @@ static int mpich_traced_MPI_Bsend_init_c(mpich_MPI_Bsend_init_c_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bsend_init_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bsend_init_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bsend_init_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bsend_init_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 498);
     int tracer_result;
@@ -45838,9 +45342,8 @@ static int mpich_traced_MPI_Buffer_attach_c(mpich_MPI_Buffer_attach_c_fn *tracer
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Buffer_attach_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Buffer_attach_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Buffer_attach_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Buffer_attach_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 499);
     int tracer_result;
@@ -45916,9 +45419,8 @@ static int mpich_traced_MPI_Buffer_detach_c(mpich_MPI_Buffer_detach_c_fn *tracer
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Buffer_detach_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Buffer_detach_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Buffer_detach_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Buffer_detach_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 500);
     int tracer_result;
@@ -45996,9 +45498,8 @@ static int mpich_traced_MPI_Ibsend_c(mpich_MPI_Ibsend_c_fn *tracer_real, const v
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibsend_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibsend_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibsend_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibsend_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 501);
     int tracer_result;
@@ -46089,9 +45590,8 @@ static int mpich_traced_MPI_Imrecv_c(mpich_MPI_Imrecv_c_fn *tracer_real, const v
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Imrecv_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Imrecv_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Imrecv_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Imrecv_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 502);
     int tracer_result;
@@ -46178,9 +45678,8 @@ static int mpich_traced_MPI_Irecv_c(mpich_MPI_Irecv_c_fn *tracer_real, const voi
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Irecv_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Irecv_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Irecv_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Irecv_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 503);
     int tracer_result;
@@ -46271,9 +45770,8 @@ static int mpich_traced_MPI_Irsend_c(mpich_MPI_Irsend_c_fn *tracer_real, const v
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Irsend_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Irsend_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Irsend_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Irsend_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 504);
     int tracer_result;
@@ -46364,9 +45862,8 @@ static int mpich_traced_MPI_Isend_c(mpich_MPI_Isend_c_fn *tracer_real, const voi
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isend_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isend_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isend_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isend_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 505);
     int tracer_result;
@@ -46461,9 +45958,8 @@ static int mpich_traced_MPI_Isendrecv_c(mpich_MPI_Isendrecv_c_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isendrecv_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isendrecv_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isendrecv_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isendrecv_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 506);
     int tracer_result;
@@ -46573,9 +46069,8 @@ static int mpich_traced_MPI_Isendrecv_replace_c(mpich_MPI_Isendrecv_replace_c_fn
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isendrecv_replace_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isendrecv_replace_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isendrecv_replace_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isendrecv_replace_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 507);
     int tracer_result;
@@ -46673,9 +46168,8 @@ static int mpich_traced_MPI_Issend_c(mpich_MPI_Issend_c_fn *tracer_real, const v
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Issend_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Issend_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Issend_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Issend_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 508);
     int tracer_result;
@@ -46766,9 +46260,8 @@ static int mpich_traced_MPI_Mrecv_c(mpich_MPI_Mrecv_c_fn *tracer_real, const voi
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Mrecv_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Mrecv_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Mrecv_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Mrecv_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 509);
     int tracer_result;
@@ -46854,9 +46347,8 @@ static int mpich_traced_MPI_Recv_c(mpich_MPI_Recv_c_fn *tracer_real, const void 
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Recv_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Recv_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Recv_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Recv_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 510);
     int tracer_result;
@@ -46947,9 +46439,8 @@ static int mpich_traced_MPI_Recv_init_c(mpich_MPI_Recv_init_c_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Recv_init_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Recv_init_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Recv_init_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Recv_init_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 511);
     int tracer_result;
@@ -47040,9 +46531,8 @@ static int mpich_traced_MPI_Rsend_c(mpich_MPI_Rsend_c_fn *tracer_real, const voi
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rsend_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rsend_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rsend_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rsend_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 512);
     int tracer_result;
@@ -47130,9 +46620,8 @@ static int mpich_traced_MPI_Rsend_init_c(mpich_MPI_Rsend_init_c_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rsend_init_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rsend_init_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rsend_init_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rsend_init_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 513);
     int tracer_result;
@@ -47223,9 +46712,8 @@ static int mpich_traced_MPI_Send_c(mpich_MPI_Send_c_fn *tracer_real, const void 
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Send_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Send_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Send_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Send_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 514);
     int tracer_result;
@@ -47313,9 +46801,8 @@ static int mpich_traced_MPI_Send_init_c(mpich_MPI_Send_init_c_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Send_init_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Send_init_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Send_init_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Send_init_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 515);
     int tracer_result;
@@ -47410,9 +46897,8 @@ static int mpich_traced_MPI_Sendrecv_c(mpich_MPI_Sendrecv_c_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Sendrecv_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Sendrecv_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Sendrecv_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Sendrecv_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 516);
     int tracer_result;
@@ -47521,9 +47007,8 @@ static int mpich_traced_MPI_Sendrecv_replace_c(mpich_MPI_Sendrecv_replace_c_fn *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Sendrecv_replace_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Sendrecv_replace_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Sendrecv_replace_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Sendrecv_replace_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 517);
     int tracer_result;
@@ -47619,9 +47104,8 @@ static int mpich_traced_MPI_Ssend_c(mpich_MPI_Ssend_c_fn *tracer_real, const voi
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ssend_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ssend_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ssend_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ssend_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 518);
     int tracer_result;
@@ -47709,9 +47193,8 @@ static int mpich_traced_MPI_Ssend_init_c(mpich_MPI_Ssend_init_c_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ssend_init_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ssend_init_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ssend_init_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ssend_init_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 519);
     int tracer_result;
@@ -47806,9 +47289,8 @@ static int mpich_traced_MPI_Accumulate_c(mpich_MPI_Accumulate_c_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Accumulate_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Accumulate_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Accumulate_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Accumulate_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 520);
     int tracer_result;
@@ -47911,9 +47393,8 @@ static int mpich_traced_MPI_Get_c(mpich_MPI_Get_c_fn *tracer_real, const void *t
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 521);
     int tracer_result;
@@ -48016,9 +47497,8 @@ static int mpich_traced_MPI_Get_accumulate_c(mpich_MPI_Get_accumulate_c_fn *trac
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_accumulate_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_accumulate_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_accumulate_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_accumulate_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 522);
     int tracer_result;
@@ -48133,9 +47613,8 @@ static int mpich_traced_MPI_Put_c(mpich_MPI_Put_c_fn *tracer_real, const void *t
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Put_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Put_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Put_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Put_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 523);
     int tracer_result;
@@ -48236,9 +47715,8 @@ static int mpich_traced_MPI_Raccumulate_c(mpich_MPI_Raccumulate_c_fn *tracer_rea
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Raccumulate_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Raccumulate_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Raccumulate_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Raccumulate_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 524);
     int tracer_result;
@@ -48344,9 +47822,8 @@ static int mpich_traced_MPI_Rget_c(mpich_MPI_Rget_c_fn *tracer_real, const void 
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rget_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rget_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rget_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rget_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 525);
     int tracer_result;
@@ -48454,9 +47931,8 @@ static int mpich_traced_MPI_Rget_accumulate_c(mpich_MPI_Rget_accumulate_c_fn *tr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rget_accumulate_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rget_accumulate_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rget_accumulate_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rget_accumulate_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 526);
     int tracer_result;
@@ -48574,9 +48050,8 @@ static int mpich_traced_MPI_Rput_c(mpich_MPI_Rput_c_fn *tracer_real, const void 
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rput_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rput_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rput_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rput_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 527);
     int tracer_result;
@@ -48678,9 +48153,8 @@ static int mpich_traced_MPI_Win_allocate_c(mpich_MPI_Win_allocate_c_fn *tracer_r
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_allocate_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_allocate_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_allocate_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_allocate_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 528);
     int tracer_result;
@@ -48769,9 +48243,8 @@ static int mpich_traced_MPI_Win_allocate_shared_c(mpich_MPI_Win_allocate_shared_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_allocate_shared_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_allocate_shared_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_allocate_shared_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_allocate_shared_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 529);
     int tracer_result;
@@ -48860,9 +48333,8 @@ static int mpich_traced_MPI_Win_create_c(mpich_MPI_Win_create_c_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_create_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_create_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_create_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_create_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 530);
     int tracer_result;
@@ -48950,9 +48422,8 @@ static int mpich_traced_MPI_Win_shared_query_c(mpich_MPI_Win_shared_query_c_fn *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_shared_query_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_shared_query_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_shared_query_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_shared_query_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 531);
     int tracer_result;
@@ -49038,9 +48509,8 @@ static int mpich_traced_MPI_File_open(mpich_MPI_File_open_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_open) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_open__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_open) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_open__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 532);
     int tracer_result;
@@ -49124,9 +48594,8 @@ static int mpich_traced_MPI_File_close(mpich_MPI_File_close_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_close) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_close__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_close) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_close__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 533);
     int tracer_result;
@@ -49201,9 +48670,8 @@ static int mpich_traced_MPI_File_delete(mpich_MPI_File_delete_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_delete) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_delete__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_delete) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_delete__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 534);
     int tracer_result;
@@ -49278,9 +48746,8 @@ static int mpich_traced_MPI_File_set_size(mpich_MPI_File_set_size_fn *tracer_rea
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_set_size) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_set_size__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_set_size) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_set_size__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 535);
     int tracer_result;
@@ -49356,9 +48823,8 @@ static int mpich_traced_MPI_File_preallocate(mpich_MPI_File_preallocate_fn *trac
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_preallocate) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_preallocate__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_preallocate) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_preallocate__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 536);
     int tracer_result;
@@ -49433,9 +48899,8 @@ static int mpich_traced_MPI_File_get_size(mpich_MPI_File_get_size_fn *tracer_rea
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_size) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_size__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_size) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_size__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 537);
     int tracer_result;
@@ -49511,9 +48976,8 @@ static int mpich_traced_MPI_File_get_group(mpich_MPI_File_get_group_fn *tracer_r
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_group) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_group__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_group) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_group__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 538);
     int tracer_result;
@@ -49589,9 +49053,8 @@ static int mpich_traced_MPI_File_get_amode(mpich_MPI_File_get_amode_fn *tracer_r
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_amode) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_amode__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_amode) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_amode__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 539);
     int tracer_result;
@@ -49667,9 +49130,8 @@ static int mpich_traced_MPI_File_set_info(mpich_MPI_File_set_info_fn *tracer_rea
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_set_info) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_set_info__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_set_info) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_set_info__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 540);
     int tracer_result;
@@ -49745,9 +49207,8 @@ static int mpich_traced_MPI_File_get_info(mpich_MPI_File_get_info_fn *tracer_rea
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_info) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_info__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_info) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_info__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 541);
     int tracer_result;
@@ -49825,9 +49286,8 @@ static int mpich_traced_MPI_File_set_view(mpich_MPI_File_set_view_fn *tracer_rea
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_set_view) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_set_view__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_set_view) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_set_view__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 542);
     int tracer_result;
@@ -49916,9 +49376,8 @@ static int mpich_traced_MPI_File_get_view(mpich_MPI_File_get_view_fn *tracer_rea
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_view) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_view__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_view) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_view__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 543);
     int tracer_result;
@@ -50008,9 +49467,8 @@ static int mpich_traced_MPI_File_read_at(mpich_MPI_File_read_at_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 544);
     int tracer_result;
@@ -50099,9 +49557,8 @@ static int mpich_traced_MPI_File_read_at_all(mpich_MPI_File_read_at_all_fn *trac
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_all) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_all__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_all) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_all__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 545);
     int tracer_result;
@@ -50190,9 +49647,8 @@ static int mpich_traced_MPI_File_write_at(mpich_MPI_File_write_at_fn *tracer_rea
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 546);
     int tracer_result;
@@ -50281,9 +49737,8 @@ static int mpich_traced_MPI_File_write_at_all(mpich_MPI_File_write_at_all_fn *tr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_all) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_all__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_all) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_all__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 547);
     int tracer_result;
@@ -50372,9 +49827,8 @@ static int mpich_traced_MPI_File_iread_at(mpich_MPI_File_iread_at_fn *tracer_rea
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_at) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_at__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_at) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_at__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 548);
     int tracer_result;
@@ -50464,9 +49918,8 @@ static int mpich_traced_MPI_File_iwrite_at(mpich_MPI_File_iwrite_at_fn *tracer_r
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_at) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_at__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_at) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_at__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 549);
     int tracer_result;
@@ -50555,9 +50008,8 @@ static int mpich_traced_MPI_File_read(mpich_MPI_File_read_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 550);
     int tracer_result;
@@ -50641,9 +50093,8 @@ static int mpich_traced_MPI_File_read_all(mpich_MPI_File_read_all_fn *tracer_rea
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_all) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_all__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_all) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_all__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 551);
     int tracer_result;
@@ -50727,9 +50178,8 @@ static int mpich_traced_MPI_File_write(mpich_MPI_File_write_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 552);
     int tracer_result;
@@ -50814,9 +50264,8 @@ static int mpich_traced_MPI_File_write_all(mpich_MPI_File_write_all_fn *tracer_r
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_all) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_all__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_all) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_all__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 553);
     int tracer_result;
@@ -50901,9 +50350,8 @@ static int mpich_traced_MPI_File_iread(mpich_MPI_File_iread_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 554);
     int tracer_result;
@@ -50988,9 +50436,8 @@ static int mpich_traced_MPI_File_iwrite(mpich_MPI_File_iwrite_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 555);
     int tracer_result;
@@ -51076,9 +50523,8 @@ static int mpich_traced_MPI_File_seek(mpich_MPI_File_seek_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_seek) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_seek__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_seek) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_seek__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 556);
     int tracer_result;
@@ -51156,9 +50602,8 @@ static int mpich_traced_MPI_File_get_position(mpich_MPI_File_get_position_fn *tr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_position) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_position__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_position) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_position__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 557);
     int tracer_result;
@@ -51235,9 +50680,8 @@ static int mpich_traced_MPI_File_get_byte_offset(mpich_MPI_File_get_byte_offset_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_byte_offset) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_byte_offset__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_byte_offset) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_byte_offset__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 558);
     int tracer_result;
@@ -51317,9 +50761,8 @@ static int mpich_traced_MPI_File_read_shared(mpich_MPI_File_read_shared_fn *trac
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_shared) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_shared__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_shared) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_shared__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 559);
     int tracer_result;
@@ -51405,9 +50848,8 @@ static int mpich_traced_MPI_File_write_shared(mpich_MPI_File_write_shared_fn *tr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_shared) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_shared__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_shared) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_shared__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 560);
     int tracer_result;
@@ -51493,9 +50935,8 @@ static int mpich_traced_MPI_File_iread_shared(mpich_MPI_File_iread_shared_fn *tr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_shared) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_shared__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_shared) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_shared__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 561);
     int tracer_result;
@@ -51582,9 +51023,8 @@ static int mpich_traced_MPI_File_iwrite_shared(mpich_MPI_File_iwrite_shared_fn *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_shared) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_shared__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_shared) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_shared__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 562);
     int tracer_result;
@@ -51670,9 +51110,8 @@ static int mpich_traced_MPI_File_read_ordered(mpich_MPI_File_read_ordered_fn *tr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_ordered) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_ordered__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_ordered) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_ordered__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 563);
     int tracer_result;
@@ -51758,9 +51197,8 @@ static int mpich_traced_MPI_File_write_ordered(mpich_MPI_File_write_ordered_fn *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_ordered) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_ordered__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_ordered) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_ordered__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 564);
     int tracer_result;
@@ -51845,9 +51283,8 @@ static int mpich_traced_MPI_File_seek_shared(mpich_MPI_File_seek_shared_fn *trac
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_seek_shared) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_seek_shared__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_seek_shared) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_seek_shared__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 565);
     int tracer_result;
@@ -51926,9 +51363,8 @@ static int mpich_traced_MPI_File_get_position_shared(mpich_MPI_File_get_position
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_position_shared) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_position_shared__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_position_shared) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_position_shared__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 566);
     int tracer_result;
@@ -52007,9 +51443,8 @@ static int mpich_traced_MPI_File_read_at_all_begin(mpich_MPI_File_read_at_all_be
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_all_begin) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_all_begin__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_all_begin) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_all_begin__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 567);
     int tracer_result;
@@ -52094,9 +51529,8 @@ static int mpich_traced_MPI_File_read_at_all_end(mpich_MPI_File_read_at_all_end_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_all_end) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_all_end__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_all_end) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_all_end__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 568);
     int tracer_result;
@@ -52176,9 +51610,8 @@ static int mpich_traced_MPI_File_write_at_all_begin(mpich_MPI_File_write_at_all_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_all_begin) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_all_begin__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_all_begin) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_all_begin__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 569);
     int tracer_result;
@@ -52263,9 +51696,8 @@ static int mpich_traced_MPI_File_write_at_all_end(mpich_MPI_File_write_at_all_en
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_all_end) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_all_end__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_all_end) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_all_end__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 570);
     int tracer_result;
@@ -52344,9 +51776,8 @@ static int mpich_traced_MPI_File_read_all_begin(mpich_MPI_File_read_all_begin_fn
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_all_begin) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_all_begin__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_all_begin) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_all_begin__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 571);
     int tracer_result;
@@ -52428,9 +51859,8 @@ static int mpich_traced_MPI_File_read_all_end(mpich_MPI_File_read_all_end_fn *tr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_all_end) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_all_end__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_all_end) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_all_end__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 572);
     int tracer_result;
@@ -52509,9 +51939,8 @@ static int mpich_traced_MPI_File_write_all_begin(mpich_MPI_File_write_all_begin_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_all_begin) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_all_begin__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_all_begin) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_all_begin__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 573);
     int tracer_result;
@@ -52593,9 +52022,8 @@ static int mpich_traced_MPI_File_write_all_end(mpich_MPI_File_write_all_end_fn *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_all_end) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_all_end__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_all_end) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_all_end__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 574);
     int tracer_result;
@@ -52674,9 +52102,8 @@ static int mpich_traced_MPI_File_read_ordered_begin(mpich_MPI_File_read_ordered_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_ordered_begin) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_ordered_begin__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_ordered_begin) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_ordered_begin__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 575);
     int tracer_result;
@@ -52758,9 +52185,8 @@ static int mpich_traced_MPI_File_read_ordered_end(mpich_MPI_File_read_ordered_en
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_ordered_end) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_ordered_end__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_ordered_end) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_ordered_end__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 576);
     int tracer_result;
@@ -52840,9 +52266,8 @@ static int mpich_traced_MPI_File_write_ordered_begin(mpich_MPI_File_write_ordere
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_ordered_begin) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_ordered_begin__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_ordered_begin) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_ordered_begin__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 577);
     int tracer_result;
@@ -52924,9 +52349,8 @@ static int mpich_traced_MPI_File_write_ordered_end(mpich_MPI_File_write_ordered_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_ordered_end) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_ordered_end__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_ordered_end) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_ordered_end__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 578);
     int tracer_result;
@@ -53005,9 +52429,8 @@ static int mpich_traced_MPI_File_get_type_extent(mpich_MPI_File_get_type_extent_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_type_extent) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_type_extent__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_type_extent) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_type_extent__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 579);
     int tracer_result;
@@ -53091,9 +52514,8 @@ static int mpich_traced_MPI_Register_datarep(mpich_MPI_Register_datarep_fn *trac
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Register_datarep) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Register_datarep__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Register_datarep) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Register_datarep__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 580);
     int tracer_result;
@@ -53183,9 +52605,8 @@ static int mpich_traced_MPI_File_set_atomicity(mpich_MPI_File_set_atomicity_fn *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_set_atomicity) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_set_atomicity__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_set_atomicity) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_set_atomicity__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 581);
     int tracer_result;
@@ -53260,9 +52681,8 @@ static int mpich_traced_MPI_File_get_atomicity(mpich_MPI_File_get_atomicity_fn *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_atomicity) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_atomicity__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_atomicity) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_atomicity__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 582);
     int tracer_result;
@@ -53338,9 +52758,8 @@ static int mpich_traced_MPI_File_sync(mpich_MPI_File_sync_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_sync) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_sync__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_sync) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_sync__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 583);
     int tracer_result;
@@ -53415,9 +52834,8 @@ static int mpich_traced_MPI_File_iread_at_all(mpich_MPI_File_iread_at_all_fn *tr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_at_all) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_at_all__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_at_all) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_at_all__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 584);
     int tracer_result;
@@ -53507,9 +52925,8 @@ static int mpich_traced_MPI_File_iwrite_at_all(mpich_MPI_File_iwrite_at_all_fn *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_at_all) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_at_all__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_at_all) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_at_all__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 585);
     int tracer_result;
@@ -53598,9 +53015,8 @@ static int mpich_traced_MPI_File_iread_all(mpich_MPI_File_iread_all_fn *tracer_r
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_all) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_all__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_all) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_all__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 586);
     int tracer_result;
@@ -53686,9 +53102,8 @@ static int mpich_traced_MPI_File_iwrite_all(mpich_MPI_File_iwrite_all_fn *tracer
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_all) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_all__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_all) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_all__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 587);
     int tracer_result;
@@ -53774,9 +53189,8 @@ static int mpich_traced_MPI_File_read_c(mpich_MPI_File_read_c_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 588);
     int tracer_result;
@@ -53862,9 +53276,8 @@ static int mpich_traced_MPI_File_read_all_c(mpich_MPI_File_read_all_c_fn *tracer
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_all_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_all_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_all_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_all_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 589);
     int tracer_result;
@@ -53949,9 +53362,8 @@ static int mpich_traced_MPI_File_read_all_begin_c(mpich_MPI_File_read_all_begin_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_all_begin_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_all_begin_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_all_begin_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_all_begin_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 590);
     int tracer_result;
@@ -54034,9 +53446,8 @@ static int mpich_traced_MPI_File_read_at_c(mpich_MPI_File_read_at_c_fn *tracer_r
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 591);
     int tracer_result;
@@ -54125,9 +53536,8 @@ static int mpich_traced_MPI_File_read_at_all_c(mpich_MPI_File_read_at_all_c_fn *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_all_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_all_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_all_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_all_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 592);
     int tracer_result;
@@ -54216,9 +53626,8 @@ static int mpich_traced_MPI_File_read_at_all_begin_c(mpich_MPI_File_read_at_all_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_all_begin_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_all_begin_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_all_begin_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_all_begin_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 593);
     int tracer_result;
@@ -54304,9 +53713,8 @@ static int mpich_traced_MPI_File_read_ordered_c(mpich_MPI_File_read_ordered_c_fn
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_ordered_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_ordered_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_ordered_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_ordered_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 594);
     int tracer_result;
@@ -54392,9 +53800,8 @@ static int mpich_traced_MPI_File_read_ordered_begin_c(mpich_MPI_File_read_ordere
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_ordered_begin_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_ordered_begin_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_ordered_begin_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_ordered_begin_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 595);
     int tracer_result;
@@ -54477,9 +53884,8 @@ static int mpich_traced_MPI_File_read_shared_c(mpich_MPI_File_read_shared_c_fn *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_shared_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_shared_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_shared_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_shared_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 596);
     int tracer_result;
@@ -54564,9 +53970,8 @@ static int mpich_traced_MPI_File_write_c(mpich_MPI_File_write_c_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 597);
     int tracer_result;
@@ -54652,9 +54057,8 @@ static int mpich_traced_MPI_File_write_all_c(mpich_MPI_File_write_all_c_fn *trac
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_all_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_all_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_all_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_all_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 598);
     int tracer_result;
@@ -54740,9 +54144,8 @@ static int mpich_traced_MPI_File_write_all_begin_c(mpich_MPI_File_write_all_begi
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_all_begin_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_all_begin_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_all_begin_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_all_begin_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 599);
     int tracer_result;
@@ -54825,9 +54228,8 @@ static int mpich_traced_MPI_File_write_at_c(mpich_MPI_File_write_at_c_fn *tracer
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 600);
     int tracer_result;
@@ -54916,9 +54318,8 @@ static int mpich_traced_MPI_File_write_at_all_c(mpich_MPI_File_write_at_all_c_fn
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_all_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_all_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_all_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_all_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 601);
     int tracer_result;
@@ -55007,9 +54408,8 @@ static int mpich_traced_MPI_File_write_at_all_begin_c(mpich_MPI_File_write_at_al
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_all_begin_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_all_begin_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_all_begin_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_all_begin_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 602);
     int tracer_result;
@@ -55095,9 +54495,8 @@ static int mpich_traced_MPI_File_write_ordered_c(mpich_MPI_File_write_ordered_c_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_ordered_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_ordered_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_ordered_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_ordered_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 603);
     int tracer_result;
@@ -55183,9 +54582,8 @@ static int mpich_traced_MPI_File_write_ordered_begin_c(mpich_MPI_File_write_orde
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_ordered_begin_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_ordered_begin_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_ordered_begin_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_ordered_begin_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 604);
     int tracer_result;
@@ -55269,9 +54667,8 @@ static int mpich_traced_MPI_File_write_shared_c(mpich_MPI_File_write_shared_c_fn
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_shared_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_shared_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_shared_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_shared_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 605);
     int tracer_result;
@@ -55357,9 +54754,8 @@ static int mpich_traced_MPI_File_iread_c(mpich_MPI_File_iread_c_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 606);
     int tracer_result;
@@ -55446,9 +54842,8 @@ static int mpich_traced_MPI_File_iread_all_c(mpich_MPI_File_iread_all_c_fn *trac
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_all_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_all_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_all_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_all_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 607);
     int tracer_result;
@@ -55535,9 +54930,8 @@ static int mpich_traced_MPI_File_iread_at_c(mpich_MPI_File_iread_at_c_fn *tracer
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_at_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_at_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_at_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_at_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 608);
     int tracer_result;
@@ -55627,9 +55021,8 @@ static int mpich_traced_MPI_File_iread_at_all_c(mpich_MPI_File_iread_at_all_c_fn
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_at_all_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_at_all_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_at_all_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_at_all_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 609);
     int tracer_result;
@@ -55719,9 +55112,8 @@ static int mpich_traced_MPI_File_iread_shared_c(mpich_MPI_File_iread_shared_c_fn
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_shared_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_shared_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_shared_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_shared_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 610);
     int tracer_result;
@@ -55808,9 +55200,8 @@ static int mpich_traced_MPI_File_iwrite_c(mpich_MPI_File_iwrite_c_fn *tracer_rea
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 611);
     int tracer_result;
@@ -55897,9 +55288,8 @@ static int mpich_traced_MPI_File_iwrite_all_c(mpich_MPI_File_iwrite_all_c_fn *tr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_all_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_all_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_all_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_all_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 612);
     int tracer_result;
@@ -55986,9 +55376,8 @@ static int mpich_traced_MPI_File_iwrite_at_c(mpich_MPI_File_iwrite_at_c_fn *trac
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_at_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_at_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_at_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_at_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 613);
     int tracer_result;
@@ -56079,9 +55468,8 @@ static int mpich_traced_MPI_File_iwrite_at_all_c(mpich_MPI_File_iwrite_at_all_c_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_at_all_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_at_all_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_at_all_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_at_all_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 614);
     int tracer_result;
@@ -56171,9 +55559,8 @@ static int mpich_traced_MPI_File_iwrite_shared_c(mpich_MPI_File_iwrite_shared_c_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_shared_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_shared_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_shared_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_shared_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 615);
     int tracer_result;
@@ -56259,9 +55646,8 @@ static int mpich_traced_MPI_File_get_type_extent_c(mpich_MPI_File_get_type_exten
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_type_extent_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_type_extent_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_type_extent_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_type_extent_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 616);
     int tracer_result;
@@ -56345,9 +55731,8 @@ static int mpich_traced_MPI_Register_datarep_c(mpich_MPI_Register_datarep_c_fn *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Register_datarep_c) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Register_datarep_c__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Register_datarep_c) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Register_datarep_c__full)) {
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", 617);
     int tracer_result;

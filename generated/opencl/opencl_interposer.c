@@ -430,9 +430,8 @@ static cl_int opencl_traced_clGetPlatformIDs(opencl_clGetPlatformIDs_fn *tracer_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformIDs) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformIDs__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformIDs) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformIDs__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 0);
     cl_int tracer_result;
@@ -514,9 +513,8 @@ static cl_int opencl_traced_clGetPlatformInfo(opencl_clGetPlatformInfo_fn *trace
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformInfo) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformInfo__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformInfo) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformInfo__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 1);
     cl_int tracer_result;
@@ -606,9 +604,8 @@ static cl_int opencl_traced_clGetDeviceIDs(opencl_clGetDeviceIDs_fn *tracer_real
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceIDs) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceIDs__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceIDs) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceIDs__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 2);
     cl_int tracer_result;
@@ -696,9 +693,8 @@ static cl_int opencl_traced_clGetDeviceInfo(opencl_clGetDeviceInfo_fn *tracer_re
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceInfo) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceInfo__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceInfo) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceInfo__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 3);
     cl_int tracer_result;
@@ -788,9 +784,8 @@ static cl_int opencl_traced_clCreateSubDevices(opencl_clCreateSubDevices_fn *tra
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevices) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevices__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevices) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevices__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 4);
     cl_int tracer_result;
@@ -877,9 +872,8 @@ static cl_int opencl_traced_clRetainDevice(opencl_clRetainDevice_fn *tracer_real
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDevice) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDevice__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDevice) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDevice__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 5);
     cl_int tracer_result;
@@ -952,9 +946,8 @@ static cl_int opencl_traced_clReleaseDevice(opencl_clReleaseDevice_fn *tracer_re
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDevice) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDevice__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDevice) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDevice__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 6);
     cl_int tracer_result;
@@ -1029,9 +1022,8 @@ static cl_int opencl_traced_clSetDefaultDeviceCommandQueue(opencl_clSetDefaultDe
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetDefaultDeviceCommandQueue) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetDefaultDeviceCommandQueue__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetDefaultDeviceCommandQueue) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetDefaultDeviceCommandQueue__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 7);
     cl_int tracer_result;
@@ -1113,9 +1105,8 @@ static cl_int opencl_traced_clGetDeviceAndHostTimer(opencl_clGetDeviceAndHostTim
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceAndHostTimer) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceAndHostTimer__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceAndHostTimer) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceAndHostTimer__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 8);
     cl_int tracer_result;
@@ -1198,9 +1189,8 @@ static cl_int opencl_traced_clGetHostTimer(opencl_clGetHostTimer_fn *tracer_real
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetHostTimer) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetHostTimer__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetHostTimer) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetHostTimer__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 9);
     cl_int tracer_result;
@@ -1439,9 +1429,8 @@ static cl_int opencl_traced_clRetainContext(opencl_clRetainContext_fn *tracer_re
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainContext) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainContext__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainContext) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainContext__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 12);
     cl_int tracer_result;
@@ -1514,9 +1503,8 @@ static cl_int opencl_traced_clReleaseContext(opencl_clReleaseContext_fn *tracer_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseContext) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseContext__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseContext) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseContext__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 13);
     cl_int tracer_result;
@@ -1591,9 +1579,8 @@ static cl_int opencl_traced_clGetContextInfo(opencl_clGetContextInfo_fn *tracer_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetContextInfo) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetContextInfo__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetContextInfo) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetContextInfo__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 14);
     cl_int tracer_result;
@@ -1684,9 +1671,8 @@ static cl_int opencl_traced_clSetContextDestructorCallback(opencl_clSetContextDe
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetContextDestructorCallback) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetContextDestructorCallback__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetContextDestructorCallback) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetContextDestructorCallback__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 15);
     cl_int tracer_result;
@@ -1844,9 +1830,8 @@ static cl_int opencl_traced_clRetainCommandQueue(opencl_clRetainCommandQueue_fn 
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandQueue) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandQueue__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandQueue) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandQueue__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 17);
     cl_int tracer_result;
@@ -1920,9 +1905,8 @@ static cl_int opencl_traced_clReleaseCommandQueue(opencl_clReleaseCommandQueue_f
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandQueue) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandQueue__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandQueue) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandQueue__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 18);
     cl_int tracer_result;
@@ -2001,9 +1985,8 @@ static cl_int opencl_traced_clGetCommandQueueInfo(opencl_clGetCommandQueueInfo_f
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandQueueInfo) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandQueueInfo__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandQueueInfo) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandQueueInfo__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 19);
     cl_int tracer_result;
@@ -2576,9 +2559,8 @@ static cl_int opencl_traced_clRetainMemObject(opencl_clRetainMemObject_fn *trace
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainMemObject) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainMemObject__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainMemObject) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainMemObject__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 26);
     cl_int tracer_result;
@@ -2651,9 +2633,8 @@ static cl_int opencl_traced_clReleaseMemObject(opencl_clReleaseMemObject_fn *tra
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseMemObject) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseMemObject__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseMemObject) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseMemObject__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 27);
     cl_int tracer_result;
@@ -2731,9 +2712,8 @@ static cl_int opencl_traced_clGetSupportedImageFormats(opencl_clGetSupportedImag
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSupportedImageFormats) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSupportedImageFormats__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSupportedImageFormats) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSupportedImageFormats__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 28);
     cl_int tracer_result;
@@ -2826,9 +2806,8 @@ static cl_int opencl_traced_clGetMemObjectInfo(opencl_clGetMemObjectInfo_fn *tra
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemObjectInfo) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemObjectInfo__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemObjectInfo) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemObjectInfo__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 29);
     cl_int tracer_result;
@@ -2918,9 +2897,8 @@ static cl_int opencl_traced_clGetImageInfo(opencl_clGetImageInfo_fn *tracer_real
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageInfo) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageInfo__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageInfo) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageInfo__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 30);
     cl_int tracer_result;
@@ -3009,9 +2987,8 @@ static cl_int opencl_traced_clGetPipeInfo(opencl_clGetPipeInfo_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPipeInfo) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPipeInfo__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPipeInfo) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPipeInfo__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 31);
     cl_int tracer_result;
@@ -3101,9 +3078,8 @@ static cl_int opencl_traced_clSetMemObjectDestructorCallback(opencl_clSetMemObje
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorCallback) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorCallback__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorCallback) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorCallback__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 32);
     cl_int tracer_result;
@@ -3184,9 +3160,8 @@ static void *opencl_traced_clSVMAlloc(opencl_clSVMAlloc_fn *tracer_real, const v
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAlloc) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAlloc__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAlloc) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAlloc__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 33);
     void *tracer_result;
@@ -3269,9 +3244,8 @@ static void opencl_traced_clSVMFree(opencl_clSVMFree_fn *tracer_real, const void
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFree) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFree__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFree) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFree__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 34);
     uint64_t tracer_start = tracer_now();
@@ -3418,9 +3392,8 @@ static cl_int opencl_traced_clRetainSampler(opencl_clRetainSampler_fn *tracer_re
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSampler) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSampler__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSampler) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSampler__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 36);
     cl_int tracer_result;
@@ -3493,9 +3466,8 @@ static cl_int opencl_traced_clReleaseSampler(opencl_clReleaseSampler_fn *tracer_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSampler) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSampler__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSampler) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSampler__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 37);
     cl_int tracer_result;
@@ -3570,9 +3542,8 @@ static cl_int opencl_traced_clGetSamplerInfo(opencl_clGetSamplerInfo_fn *tracer_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSamplerInfo) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSamplerInfo__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSamplerInfo) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSamplerInfo__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 38);
     cl_int tracer_result;
@@ -3982,9 +3953,8 @@ static cl_int opencl_traced_clRetainProgram(opencl_clRetainProgram_fn *tracer_re
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainProgram) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainProgram__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainProgram) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainProgram__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 43);
     cl_int tracer_result;
@@ -4057,9 +4027,8 @@ static cl_int opencl_traced_clReleaseProgram(opencl_clReleaseProgram_fn *tracer_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseProgram) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseProgram__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseProgram) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseProgram__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 44);
     cl_int tracer_result;
@@ -4135,9 +4104,8 @@ static cl_int opencl_traced_clBuildProgram(opencl_clBuildProgram_fn *tracer_real
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clBuildProgram) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clBuildProgram__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clBuildProgram) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clBuildProgram__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 45);
     cl_int tracer_result;
@@ -4231,9 +4199,8 @@ static cl_int opencl_traced_clCompileProgram(opencl_clCompileProgram_fn *tracer_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCompileProgram) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCompileProgram__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCompileProgram) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCompileProgram__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 46);
     cl_int tracer_result;
@@ -4431,9 +4398,8 @@ static cl_int opencl_traced_clSetProgramReleaseCallback(opencl_clSetProgramRelea
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramReleaseCallback) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramReleaseCallback__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramReleaseCallback) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramReleaseCallback__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 48);
     cl_int tracer_result;
@@ -4516,9 +4482,8 @@ static cl_int opencl_traced_clSetProgramSpecializationConstant(opencl_clSetProgr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramSpecializationConstant) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramSpecializationConstant__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramSpecializationConstant) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramSpecializationConstant__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 49);
     cl_int tracer_result;
@@ -4601,9 +4566,8 @@ static cl_int opencl_traced_clUnloadPlatformCompiler(opencl_clUnloadPlatformComp
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadPlatformCompiler) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadPlatformCompiler__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadPlatformCompiler) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadPlatformCompiler__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 50);
     cl_int tracer_result;
@@ -4678,9 +4642,8 @@ static cl_int opencl_traced_clGetProgramInfo(opencl_clGetProgramInfo_fn *tracer_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramInfo) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramInfo__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramInfo) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramInfo__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 51);
     cl_int tracer_result;
@@ -4773,9 +4736,8 @@ static cl_int opencl_traced_clGetProgramBuildInfo(opencl_clGetProgramBuildInfo_f
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramBuildInfo) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramBuildInfo__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramBuildInfo) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramBuildInfo__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 52);
     cl_int tracer_result;
@@ -4939,9 +4901,8 @@ static cl_int opencl_traced_clCreateKernelsInProgram(opencl_clCreateKernelsInPro
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernelsInProgram) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernelsInProgram__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernelsInProgram) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernelsInProgram__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 54);
     cl_int tracer_result;
@@ -5090,9 +5051,8 @@ static cl_int opencl_traced_clRetainKernel(opencl_clRetainKernel_fn *tracer_real
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainKernel) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainKernel__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainKernel) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainKernel__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 56);
     cl_int tracer_result;
@@ -5165,9 +5125,8 @@ static cl_int opencl_traced_clReleaseKernel(opencl_clReleaseKernel_fn *tracer_re
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseKernel) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseKernel__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseKernel) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseKernel__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 57);
     cl_int tracer_result;
@@ -5242,9 +5201,8 @@ static cl_int opencl_traced_clSetKernelArg(opencl_clSetKernelArg_fn *tracer_real
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArg) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArg__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArg) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArg__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 58);
     cl_int tracer_result;
@@ -5326,9 +5284,8 @@ static cl_int opencl_traced_clSetKernelArgSVMPointer(opencl_clSetKernelArgSVMPoi
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointer) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointer__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointer) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointer__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 59);
     cl_int tracer_result;
@@ -5409,9 +5366,8 @@ static cl_int opencl_traced_clSetKernelExecInfo(opencl_clSetKernelExecInfo_fn *t
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfo) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfo__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfo) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfo__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 60);
     cl_int tracer_result;
@@ -5495,9 +5451,8 @@ static cl_int opencl_traced_clGetKernelInfo(opencl_clGetKernelInfo_fn *tracer_re
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelInfo) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelInfo__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelInfo) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelInfo__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 61);
     cl_int tracer_result;
@@ -5588,9 +5543,8 @@ static cl_int opencl_traced_clGetKernelArgInfo(opencl_clGetKernelArgInfo_fn *tra
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelArgInfo) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelArgInfo__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelArgInfo) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelArgInfo__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 62);
     cl_int tracer_result;
@@ -5687,9 +5641,8 @@ static cl_int opencl_traced_clGetKernelWorkGroupInfo(opencl_clGetKernelWorkGroup
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelWorkGroupInfo) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelWorkGroupInfo__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelWorkGroupInfo) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelWorkGroupInfo__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 63);
     cl_int tracer_result;
@@ -5789,9 +5742,8 @@ static cl_int opencl_traced_clGetKernelSubGroupInfo(opencl_clGetKernelSubGroupIn
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfo) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfo__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfo) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfo__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 64);
     cl_int tracer_result;
@@ -5891,9 +5843,8 @@ static cl_int opencl_traced_clWaitForEvents(opencl_clWaitForEvents_fn *tracer_re
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clWaitForEvents) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clWaitForEvents__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clWaitForEvents) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clWaitForEvents__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 65);
     cl_int tracer_result;
@@ -5971,9 +5922,8 @@ static cl_int opencl_traced_clGetEventInfo(opencl_clGetEventInfo_fn *tracer_real
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventInfo) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventInfo__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventInfo) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventInfo__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 66);
     cl_int tracer_result;
@@ -6126,9 +6076,8 @@ static cl_int opencl_traced_clRetainEvent(opencl_clRetainEvent_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainEvent) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainEvent__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainEvent) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainEvent__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 68);
     cl_int tracer_result;
@@ -6201,9 +6150,8 @@ static cl_int opencl_traced_clReleaseEvent(opencl_clReleaseEvent_fn *tracer_real
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseEvent) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseEvent__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseEvent) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseEvent__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 69);
     cl_int tracer_result;
@@ -6277,9 +6225,8 @@ static cl_int opencl_traced_clSetUserEventStatus(opencl_clSetUserEventStatus_fn 
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetUserEventStatus) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetUserEventStatus__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetUserEventStatus) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetUserEventStatus__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 70);
     cl_int tracer_result;
@@ -6358,9 +6305,8 @@ static cl_int opencl_traced_clSetEventCallback(opencl_clSetEventCallback_fn *tra
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetEventCallback) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetEventCallback__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetEventCallback) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetEventCallback__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 71);
     cl_int tracer_result;
@@ -6445,9 +6391,8 @@ static cl_int opencl_traced_clGetEventProfilingInfo(opencl_clGetEventProfilingIn
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventProfilingInfo) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventProfilingInfo__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventProfilingInfo) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventProfilingInfo__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 72);
     cl_int tracer_result;
@@ -6536,9 +6481,8 @@ static cl_int opencl_traced_clFlush(opencl_clFlush_fn *tracer_real, const void *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFlush) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFlush__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFlush) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFlush__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 73);
     cl_int tracer_result;
@@ -6611,9 +6555,8 @@ static cl_int opencl_traced_clFinish(opencl_clFinish_fn *tracer_real, const void
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinish) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinish__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinish) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinish__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 74);
     cl_int tracer_result;
@@ -7685,9 +7628,8 @@ static cl_int opencl_traced_clEnqueueFillImage(opencl_clEnqueueFillImage_fn *tra
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillImage) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillImage__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillImage) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillImage__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 84);
     cl_int tracer_result;
@@ -7894,9 +7836,8 @@ static cl_int opencl_traced_clEnqueueCopyImageToBuffer(opencl_clEnqueueCopyImage
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImageToBuffer) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImageToBuffer__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImageToBuffer) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImageToBuffer__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 86);
     cl_int tracer_result;
@@ -8006,9 +7947,8 @@ static cl_int opencl_traced_clEnqueueCopyBufferToImage(opencl_clEnqueueCopyBuffe
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferToImage) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferToImage__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferToImage) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferToImage__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 87);
     cl_int tracer_result;
@@ -8435,9 +8375,8 @@ static cl_int opencl_traced_clEnqueueMigrateMemObjects(opencl_clEnqueueMigrateMe
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjects) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjects__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjects) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjects__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 91);
     cl_int tracer_result;
@@ -8645,9 +8584,8 @@ static cl_int opencl_traced_clEnqueueNativeKernel(opencl_clEnqueueNativeKernel_f
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNativeKernel) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNativeKernel__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNativeKernel) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNativeKernel__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 93);
     cl_int tracer_result;
@@ -8757,9 +8695,8 @@ static cl_int opencl_traced_clEnqueueMarkerWithWaitList(opencl_clEnqueueMarkerWi
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarkerWithWaitList) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarkerWithWaitList__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarkerWithWaitList) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarkerWithWaitList__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 94);
     cl_int tracer_result;
@@ -8848,9 +8785,8 @@ static cl_int opencl_traced_clEnqueueBarrierWithWaitList(opencl_clEnqueueBarrier
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrierWithWaitList) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrierWithWaitList__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrierWithWaitList) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrierWithWaitList__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 95);
     cl_int tracer_result;
@@ -8941,9 +8877,8 @@ static cl_int opencl_traced_clEnqueueSVMFree(opencl_clEnqueueSVMFree_fn *tracer_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFree) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFree__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFree) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFree__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 96);
     cl_int tracer_result;
@@ -9241,9 +9176,8 @@ static cl_int opencl_traced_clEnqueueSVMMap(opencl_clEnqueueSVMMap_fn *tracer_re
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMap) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMap__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMap) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMap__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 99);
     cl_int tracer_result;
@@ -9343,9 +9277,8 @@ static cl_int opencl_traced_clEnqueueSVMUnmap(opencl_clEnqueueSVMUnmap_fn *trace
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmap) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmap__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmap) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmap__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 100);
     cl_int tracer_result;
@@ -9440,9 +9373,8 @@ static cl_int opencl_traced_clEnqueueSVMMigrateMem(opencl_clEnqueueSVMMigrateMem
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMigrateMem) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMigrateMem__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMigrateMem) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMigrateMem__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 101);
     cl_int tracer_result;
@@ -9544,9 +9476,8 @@ static void *opencl_traced_clGetExtensionFunctionAddressForPlatform(opencl_clGet
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 102);
     void *tracer_result;
@@ -9628,9 +9559,8 @@ static cl_int opencl_traced_clSetCommandQueueProperty(opencl_clSetCommandQueuePr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetCommandQueueProperty) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetCommandQueueProperty__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetCommandQueueProperty) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetCommandQueueProperty__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 103);
     cl_int tracer_result;
@@ -9901,9 +9831,8 @@ static cl_int opencl_traced_clEnqueueMarker(opencl_clEnqueueMarker_fn *tracer_re
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarker) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarker__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarker) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarker__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 106);
     cl_int tracer_result;
@@ -9982,9 +9911,8 @@ static cl_int opencl_traced_clEnqueueWaitForEvents(opencl_clEnqueueWaitForEvents
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitForEvents) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitForEvents__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitForEvents) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitForEvents__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 107);
     cl_int tracer_result;
@@ -10065,9 +9993,8 @@ static cl_int opencl_traced_clEnqueueBarrier(opencl_clEnqueueBarrier_fn *tracer_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrier) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrier__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrier) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrier__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 108);
     cl_int tracer_result;
@@ -10140,9 +10067,8 @@ static cl_int opencl_traced_clUnloadCompiler(opencl_clUnloadCompiler_fn *tracer_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadCompiler) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadCompiler__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadCompiler) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadCompiler__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 109);
     cl_int tracer_result;
@@ -10214,9 +10140,8 @@ static void *opencl_traced_clGetExtensionFunctionAddress(opencl_clGetExtensionFu
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddress) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddress__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddress) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddress__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 110);
     void *tracer_result;
@@ -10606,9 +10531,8 @@ static cl_int opencl_traced_clFinalizeCommandBufferKHR(opencl_clFinalizeCommandB
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinalizeCommandBufferKHR) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinalizeCommandBufferKHR__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinalizeCommandBufferKHR) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinalizeCommandBufferKHR__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 115);
     cl_int tracer_result;
@@ -10683,9 +10607,8 @@ static cl_int opencl_traced_clRetainCommandBufferKHR(opencl_clRetainCommandBuffe
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandBufferKHR) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandBufferKHR__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandBufferKHR) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandBufferKHR__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 116);
     cl_int tracer_result;
@@ -10760,9 +10683,8 @@ static cl_int opencl_traced_clReleaseCommandBufferKHR(opencl_clReleaseCommandBuf
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandBufferKHR) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandBufferKHR__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandBufferKHR) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandBufferKHR__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 117);
     cl_int tracer_result;
@@ -10842,9 +10764,8 @@ static cl_int opencl_traced_clEnqueueCommandBufferKHR(opencl_clEnqueueCommandBuf
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCommandBufferKHR) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCommandBufferKHR__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCommandBufferKHR) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCommandBufferKHR__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 118);
     cl_int tracer_result;
@@ -10946,9 +10867,8 @@ static cl_int opencl_traced_clCommandBarrierWithWaitListKHR(opencl_clCommandBarr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandBarrierWithWaitListKHR) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandBarrierWithWaitListKHR__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandBarrierWithWaitListKHR) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandBarrierWithWaitListKHR__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 119);
     cl_int tracer_result;
@@ -11058,9 +10978,8 @@ static cl_int opencl_traced_clCommandCopyBufferKHR(opencl_clCommandCopyBufferKHR
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferKHR) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferKHR__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferKHR) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferKHR__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 120);
     cl_int tracer_result;
@@ -11188,9 +11107,8 @@ static cl_int opencl_traced_clCommandCopyBufferRectKHR(opencl_clCommandCopyBuffe
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferRectKHR) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferRectKHR__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferRectKHR) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferRectKHR__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 121);
     cl_int tracer_result;
@@ -11333,9 +11251,8 @@ static cl_int opencl_traced_clCommandCopyBufferToImageKHR(opencl_clCommandCopyBu
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferToImageKHR) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferToImageKHR__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferToImageKHR) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferToImageKHR__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 122);
     cl_int tracer_result;
@@ -11461,9 +11378,8 @@ static cl_int opencl_traced_clCommandCopyImageKHR(opencl_clCommandCopyImageKHR_f
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageKHR) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageKHR__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageKHR) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageKHR__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 123);
     cl_int tracer_result;
@@ -11588,9 +11504,8 @@ static cl_int opencl_traced_clCommandCopyImageToBufferKHR(opencl_clCommandCopyIm
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageToBufferKHR) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageToBufferKHR__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageToBufferKHR) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageToBufferKHR__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 124);
     cl_int tracer_result;
@@ -11717,9 +11632,8 @@ static cl_int opencl_traced_clCommandFillBufferKHR(opencl_clCommandFillBufferKHR
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillBufferKHR) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillBufferKHR__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillBufferKHR) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillBufferKHR__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 125);
     cl_int tracer_result;
@@ -11842,9 +11756,8 @@ static cl_int opencl_traced_clCommandFillImageKHR(opencl_clCommandFillImageKHR_f
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillImageKHR) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillImageKHR__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillImageKHR) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillImageKHR__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 126);
     cl_int tracer_result;
@@ -11967,9 +11880,8 @@ static cl_int opencl_traced_clCommandNDRangeKernelKHR(opencl_clCommandNDRangeKer
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandNDRangeKernelKHR) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandNDRangeKernelKHR__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandNDRangeKernelKHR) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandNDRangeKernelKHR__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 127);
     cl_int tracer_result;
@@ -12096,9 +12008,8 @@ static cl_int opencl_traced_clGetCommandBufferInfoKHR(opencl_clGetCommandBufferI
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandBufferInfoKHR) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandBufferInfoKHR__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandBufferInfoKHR) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandBufferInfoKHR__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 128);
     cl_int tracer_result;
@@ -12190,9 +12101,8 @@ static cl_int opencl_traced_clUpdateMutableCommandsKHR(opencl_clUpdateMutableCom
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUpdateMutableCommandsKHR) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUpdateMutableCommandsKHR__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUpdateMutableCommandsKHR) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUpdateMutableCommandsKHR__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 129);
     cl_int tracer_result;
@@ -12273,9 +12183,8 @@ static cl_int opencl_traced_clGetMutableCommandInfoKHR(opencl_clGetMutableComman
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMutableCommandInfoKHR) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMutableCommandInfoKHR__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMutableCommandInfoKHR) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMutableCommandInfoKHR__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 130);
     cl_int tracer_result;
@@ -12366,9 +12275,8 @@ static cl_int opencl_traced_clSetMemObjectDestructorAPPLE(opencl_clSetMemObjectD
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorAPPLE) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorAPPLE__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorAPPLE) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorAPPLE__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 131);
     cl_int tracer_result;
@@ -12452,9 +12360,8 @@ static void opencl_traced_clLogMessagesToSystemLogAPPLE(opencl_clLogMessagesToSy
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 132);
     uint64_t tracer_start = tracer_now();
@@ -12537,9 +12444,8 @@ static void opencl_traced_clLogMessagesToStdoutAPPLE(opencl_clLogMessagesToStdou
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStdoutAPPLE) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStdoutAPPLE__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStdoutAPPLE) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStdoutAPPLE__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 133);
     uint64_t tracer_start = tracer_now();
@@ -12622,9 +12528,8 @@ static void opencl_traced_clLogMessagesToStderrAPPLE(opencl_clLogMessagesToStder
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStderrAPPLE) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStderrAPPLE__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStderrAPPLE) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStderrAPPLE__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 134);
     uint64_t tracer_start = tracer_now();
@@ -12706,9 +12611,8 @@ static cl_int opencl_traced_clIcdGetPlatformIDsKHR(opencl_clIcdGetPlatformIDsKHR
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clIcdGetPlatformIDsKHR) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clIcdGetPlatformIDsKHR__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clIcdGetPlatformIDsKHR) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clIcdGetPlatformIDsKHR__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 135);
     cl_int tracer_result;
@@ -12862,9 +12766,8 @@ static cl_int opencl_traced_clTerminateContextKHR(opencl_clTerminateContextKHR_f
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clTerminateContextKHR) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clTerminateContextKHR__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clTerminateContextKHR) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clTerminateContextKHR__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 137);
     cl_int tracer_result;
@@ -13014,9 +12917,8 @@ static cl_int opencl_traced_clReleaseDeviceEXT(opencl_clReleaseDeviceEXT_fn *tra
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDeviceEXT) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDeviceEXT__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDeviceEXT) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDeviceEXT__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 139);
     cl_int tracer_result;
@@ -13089,9 +12991,8 @@ static cl_int opencl_traced_clRetainDeviceEXT(opencl_clRetainDeviceEXT_fn *trace
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDeviceEXT) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDeviceEXT__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDeviceEXT) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDeviceEXT__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 140);
     cl_int tracer_result;
@@ -13167,9 +13068,8 @@ static cl_int opencl_traced_clCreateSubDevicesEXT(opencl_clCreateSubDevicesEXT_f
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevicesEXT) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevicesEXT__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevicesEXT) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevicesEXT__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 141);
     cl_int tracer_result;
@@ -13265,9 +13165,8 @@ static cl_int opencl_traced_clEnqueueMigrateMemObjectEXT(opencl_clEnqueueMigrate
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 142);
     cl_int tracer_result;
@@ -13370,9 +13269,8 @@ static cl_int opencl_traced_clGetDeviceImageInfoQCOM(opencl_clGetDeviceImageInfo
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceImageInfoQCOM) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceImageInfoQCOM__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceImageInfoQCOM) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceImageInfoQCOM__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 143);
     cl_int tracer_result;
@@ -13479,9 +13377,8 @@ static cl_int opencl_traced_clEnqueueAcquireGrallocObjectsIMG(opencl_clEnqueueAc
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 144);
     cl_int tracer_result;
@@ -13582,9 +13479,8 @@ static cl_int opencl_traced_clEnqueueReleaseGrallocObjectsIMG(opencl_clEnqueueRe
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 145);
     cl_int tracer_result;
@@ -13687,9 +13583,8 @@ static cl_int opencl_traced_clEnqueueGenerateMipmapIMG(opencl_clEnqueueGenerateM
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueGenerateMipmapIMG) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueGenerateMipmapIMG__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueGenerateMipmapIMG) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueGenerateMipmapIMG__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 146);
     cl_int tracer_result;
@@ -13800,9 +13695,8 @@ static cl_int opencl_traced_clGetKernelSubGroupInfoKHR(opencl_clGetKernelSubGrou
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfoKHR) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfoKHR__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfoKHR) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfoKHR__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 147);
     cl_int tracer_result;
@@ -13908,9 +13802,8 @@ static cl_int opencl_traced_clGetKernelSuggestedLocalWorkSizeKHR(opencl_clGetKer
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 148);
     cl_int tracer_result;
@@ -14013,9 +13906,8 @@ static cl_int opencl_traced_clEnqueueAcquireExternalMemObjectsKHR(opencl_clEnque
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsKHR) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsKHR__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsKHR) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsKHR__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 149);
     cl_int tracer_result;
@@ -14118,9 +14010,8 @@ static cl_int opencl_traced_clEnqueueReleaseExternalMemObjectsKHR(opencl_clEnque
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsKHR) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsKHR__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsKHR) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsKHR__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 150);
     cl_int tracer_result;
@@ -14221,9 +14112,8 @@ static cl_int opencl_traced_clGetSemaphoreHandleForTypeKHR(opencl_clGetSemaphore
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 151);
     cl_int tracer_result;
@@ -14395,9 +14285,8 @@ static cl_int opencl_traced_clEnqueueWaitSemaphoresKHR(opencl_clEnqueueWaitSemap
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 153);
     cl_int tracer_result;
@@ -14503,9 +14392,8 @@ static cl_int opencl_traced_clEnqueueSignalSemaphoresKHR(opencl_clEnqueueSignalS
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 154);
     cl_int tracer_result;
@@ -14607,9 +14495,8 @@ static cl_int opencl_traced_clGetSemaphoreInfoKHR(opencl_clGetSemaphoreInfoKHR_f
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreInfoKHR) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreInfoKHR__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreInfoKHR) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreInfoKHR__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 155);
     cl_int tracer_result;
@@ -14699,9 +14586,8 @@ static cl_int opencl_traced_clReleaseSemaphoreKHR(opencl_clReleaseSemaphoreKHR_f
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSemaphoreKHR) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSemaphoreKHR__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSemaphoreKHR) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSemaphoreKHR__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 156);
     cl_int tracer_result;
@@ -14775,9 +14661,8 @@ static cl_int opencl_traced_clRetainSemaphoreKHR(opencl_clRetainSemaphoreKHR_fn 
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSemaphoreKHR) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSemaphoreKHR__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSemaphoreKHR) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSemaphoreKHR__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 157);
     cl_int tracer_result;
@@ -14931,9 +14816,8 @@ static void *opencl_traced_clSVMAllocARM(opencl_clSVMAllocARM_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAllocARM) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAllocARM__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAllocARM) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAllocARM__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 159);
     void *tracer_result;
@@ -15017,9 +14901,8 @@ static void opencl_traced_clSVMFreeARM(opencl_clSVMFreeARM_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFreeARM) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFreeARM__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFreeARM) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFreeARM__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 160);
     uint64_t tracer_start = tracer_now();
@@ -15099,9 +14982,8 @@ static cl_int opencl_traced_clEnqueueSVMFreeARM(opencl_clEnqueueSVMFreeARM_fn *t
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFreeARM) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFreeARM__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFreeARM) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFreeARM__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 161);
     cl_int tracer_result;
@@ -15207,9 +15089,8 @@ static cl_int opencl_traced_clEnqueueSVMMemcpyARM(opencl_clEnqueueSVMMemcpyARM_f
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpyARM) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpyARM__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpyARM) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpyARM__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 162);
     cl_int tracer_result;
@@ -15311,9 +15192,8 @@ static cl_int opencl_traced_clEnqueueSVMMemFillARM(opencl_clEnqueueSVMMemFillARM
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFillARM) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFillARM__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFillARM) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFillARM__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 163);
     cl_int tracer_result;
@@ -15415,9 +15295,8 @@ static cl_int opencl_traced_clEnqueueSVMMapARM(opencl_clEnqueueSVMMapARM_fn *tra
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMapARM) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMapARM__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMapARM) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMapARM__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 164);
     cl_int tracer_result;
@@ -15517,9 +15396,8 @@ static cl_int opencl_traced_clEnqueueSVMUnmapARM(opencl_clEnqueueSVMUnmapARM_fn 
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmapARM) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmapARM__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmapARM) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmapARM__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 165);
     cl_int tracer_result;
@@ -15609,9 +15487,8 @@ static cl_int opencl_traced_clSetKernelArgSVMPointerARM(opencl_clSetKernelArgSVM
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointerARM) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointerARM__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointerARM) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointerARM__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 166);
     cl_int tracer_result;
@@ -15692,9 +15569,8 @@ static cl_int opencl_traced_clSetKernelExecInfoARM(opencl_clSetKernelExecInfoARM
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfoARM) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfoARM__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfoARM) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfoARM__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 167);
     cl_int tracer_result;
@@ -15862,9 +15738,8 @@ static cl_int opencl_traced_clGetAcceleratorInfoINTEL(opencl_clGetAcceleratorInf
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetAcceleratorInfoINTEL) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetAcceleratorInfoINTEL__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetAcceleratorInfoINTEL) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetAcceleratorInfoINTEL__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 169);
     cl_int tracer_result;
@@ -15954,9 +15829,8 @@ static cl_int opencl_traced_clRetainAcceleratorINTEL(opencl_clRetainAcceleratorI
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainAcceleratorINTEL) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainAcceleratorINTEL__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainAcceleratorINTEL) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainAcceleratorINTEL__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 170);
     cl_int tracer_result;
@@ -16031,9 +15905,8 @@ static cl_int opencl_traced_clReleaseAcceleratorINTEL(opencl_clReleaseAccelerato
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseAcceleratorINTEL) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseAcceleratorINTEL__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseAcceleratorINTEL) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseAcceleratorINTEL__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 171);
     cl_int tracer_result;
@@ -16345,9 +16218,8 @@ static cl_int opencl_traced_clMemFreeINTEL(opencl_clMemFreeINTEL_fn *tracer_real
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemFreeINTEL) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemFreeINTEL__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemFreeINTEL) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemFreeINTEL__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 175);
     cl_int tracer_result;
@@ -16423,9 +16295,8 @@ static cl_int opencl_traced_clMemBlockingFreeINTEL(opencl_clMemBlockingFreeINTEL
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemBlockingFreeINTEL) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemBlockingFreeINTEL__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemBlockingFreeINTEL) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemBlockingFreeINTEL__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 176);
     cl_int tracer_result;
@@ -16505,9 +16376,8 @@ static cl_int opencl_traced_clGetMemAllocInfoINTEL(opencl_clGetMemAllocInfoINTEL
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemAllocInfoINTEL) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemAllocInfoINTEL__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemAllocInfoINTEL) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemAllocInfoINTEL__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 177);
     cl_int tracer_result;
@@ -16602,9 +16472,8 @@ static cl_int opencl_traced_clSetKernelArgMemPointerINTEL(opencl_clSetKernelArgM
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgMemPointerINTEL) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgMemPointerINTEL__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgMemPointerINTEL) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgMemPointerINTEL__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 178);
     cl_int tracer_result;
@@ -16688,9 +16557,8 @@ static cl_int opencl_traced_clEnqueueMemFillINTEL(opencl_clEnqueueMemFillINTEL_f
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemFillINTEL) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemFillINTEL__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemFillINTEL) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemFillINTEL__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 179);
     cl_int tracer_result;
@@ -16792,9 +16660,8 @@ static cl_int opencl_traced_clEnqueueMemcpyINTEL(opencl_clEnqueueMemcpyINTEL_fn 
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemcpyINTEL) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemcpyINTEL__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemcpyINTEL) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemcpyINTEL__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 180);
     cl_int tracer_result;
@@ -16897,9 +16764,8 @@ static cl_int opencl_traced_clEnqueueMemAdviseINTEL(opencl_clEnqueueMemAdviseINT
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemAdviseINTEL) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemAdviseINTEL__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemAdviseINTEL) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemAdviseINTEL__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 181);
     cl_int tracer_result;
@@ -17001,9 +16867,8 @@ static cl_int opencl_traced_clEnqueueMigrateMemINTEL(opencl_clEnqueueMigrateMemI
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemINTEL) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemINTEL__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemINTEL) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemINTEL__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 182);
     cl_int tracer_result;
@@ -17103,9 +16968,8 @@ static cl_int opencl_traced_clEnqueueMemsetINTEL(opencl_clEnqueueMemsetINTEL_fn 
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemsetINTEL) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemsetINTEL__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemsetINTEL) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemsetINTEL__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 183);
     cl_int tracer_result;
@@ -17293,9 +17157,8 @@ static cl_int opencl_traced_clGetImageRequirementsInfoEXT(opencl_clGetImageRequi
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageRequirementsInfoEXT) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageRequirementsInfoEXT__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageRequirementsInfoEXT) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageRequirementsInfoEXT__full)) {
     opencl_depth++;
     unsigned tracer_depth = tracer_inflight_push("opencl", 185);
     cl_int tracer_result;

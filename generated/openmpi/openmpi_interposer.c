@@ -821,9 +821,8 @@ static int openmpi_traced_MPI_Abort(openmpi_MPI_Abort_fn *tracer_real, const voi
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Abort) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Abort__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Abort) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Abort__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 0);
     int tracer_result;
@@ -902,9 +901,8 @@ static int openmpi_traced_MPI_Accumulate(openmpi_MPI_Accumulate_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Accumulate) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Accumulate__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Accumulate) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Accumulate__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 1);
     int tracer_result;
@@ -1005,9 +1003,8 @@ static int openmpi_traced_MPI_Add_error_class(openmpi_MPI_Add_error_class_fn *tr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_class) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_class__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_class) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_class__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 2);
     int tracer_result;
@@ -1082,9 +1079,8 @@ static int openmpi_traced_MPI_Add_error_code(openmpi_MPI_Add_error_code_fn *trac
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_code) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_code__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_code) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_code__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 3);
     int tracer_result;
@@ -1162,9 +1158,8 @@ static int openmpi_traced_MPI_Add_error_string(openmpi_MPI_Add_error_string_fn *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_string) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_string__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_string) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_string__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 4);
     int tracer_result;
@@ -1242,9 +1237,8 @@ static int openmpi_traced_MPI_Allgather(openmpi_MPI_Allgather_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgather) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgather__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgather) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgather__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 5);
     int tracer_result;
@@ -1338,9 +1332,8 @@ static int openmpi_traced_MPI_Iallgather(openmpi_MPI_Iallgather_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgather) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgather__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgather) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgather__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 6);
     int tracer_result;
@@ -1438,9 +1431,8 @@ static int openmpi_traced_MPI_Allgatherv(openmpi_MPI_Allgatherv_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgatherv) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgatherv__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgatherv) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgatherv__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 7);
     int tracer_result;
@@ -1539,9 +1531,8 @@ static int openmpi_traced_MPI_Iallgatherv(openmpi_MPI_Iallgatherv_fn *tracer_rea
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgatherv) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgatherv__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgatherv) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgatherv__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 8);
     int tracer_result;
@@ -1643,9 +1634,8 @@ static int openmpi_traced_MPI_Alloc_mem(openmpi_MPI_Alloc_mem_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alloc_mem) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alloc_mem__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alloc_mem) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alloc_mem__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 9);
     int tracer_result;
@@ -1724,9 +1714,8 @@ static int openmpi_traced_MPI_Allreduce(openmpi_MPI_Allreduce_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allreduce) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allreduce__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allreduce) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allreduce__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 10);
     int tracer_result;
@@ -1816,9 +1805,8 @@ static int openmpi_traced_MPI_Iallreduce(openmpi_MPI_Iallreduce_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallreduce) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallreduce__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallreduce) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallreduce__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 11);
     int tracer_result;
@@ -1911,9 +1899,8 @@ static int openmpi_traced_MPI_Alltoall(openmpi_MPI_Alltoall_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoall) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoall__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoall) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoall__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 12);
     int tracer_result;
@@ -2007,9 +1994,8 @@ static int openmpi_traced_MPI_Ialltoall(openmpi_MPI_Ialltoall_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoall) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoall__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoall) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoall__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 13);
     int tracer_result;
@@ -2109,9 +2095,8 @@ static int openmpi_traced_MPI_Alltoallv(openmpi_MPI_Alltoallv_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallv) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallv__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallv) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallv__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 14);
     int tracer_result;
@@ -2215,9 +2200,8 @@ static int openmpi_traced_MPI_Ialltoallv(openmpi_MPI_Ialltoallv_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallv) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallv__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallv) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallv__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 15);
     int tracer_result;
@@ -2324,9 +2308,8 @@ static int openmpi_traced_MPI_Alltoallw(openmpi_MPI_Alltoallw_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallw) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallw__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallw) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallw__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 16);
     int tracer_result;
@@ -2431,9 +2414,8 @@ static int openmpi_traced_MPI_Ialltoallw(openmpi_MPI_Ialltoallw_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallw) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallw__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallw) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallw__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 17);
     int tracer_result;
@@ -2536,9 +2518,8 @@ static int openmpi_traced_MPI_Barrier(openmpi_MPI_Barrier_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Barrier) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Barrier__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Barrier) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Barrier__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 18);
     int tracer_result;
@@ -2612,9 +2593,8 @@ static int openmpi_traced_MPI_Ibarrier(openmpi_MPI_Ibarrier_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibarrier) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibarrier__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibarrier) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibarrier__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 19);
     int tracer_result;
@@ -2691,9 +2671,8 @@ static int openmpi_traced_MPI_Bcast(openmpi_MPI_Bcast_fn *tracer_real, const voi
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bcast) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bcast__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bcast) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bcast__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 20);
     int tracer_result;
@@ -2779,9 +2758,8 @@ static int openmpi_traced_MPI_Bsend(openmpi_MPI_Bsend_fn *tracer_real, const voi
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 21);
     int tracer_result;
@@ -2869,9 +2847,8 @@ static int openmpi_traced_MPI_Ibcast(openmpi_MPI_Ibcast_fn *tracer_real, const v
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibcast) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibcast__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibcast) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibcast__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 22);
     int tracer_result;
@@ -2963,9 +2940,8 @@ static int openmpi_traced_MPI_Bsend_init(openmpi_MPI_Bsend_init_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend_init) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend_init__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend_init) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend_init__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 23);
     int tracer_result;
@@ -3057,9 +3033,8 @@ static int openmpi_traced_MPI_Buffer_attach(openmpi_MPI_Buffer_attach_fn *tracer
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_attach) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_attach__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_attach) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_attach__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 24);
     int tracer_result;
@@ -3134,9 +3109,8 @@ static int openmpi_traced_MPI_Buffer_detach(openmpi_MPI_Buffer_detach_fn *tracer
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_detach) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_detach__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_detach) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_detach__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 25);
     int tracer_result;
@@ -3212,9 +3186,8 @@ static int openmpi_traced_MPI_Cancel(openmpi_MPI_Cancel_fn *tracer_real, const v
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cancel) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cancel__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cancel) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cancel__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 26);
     int tracer_result;
@@ -3289,9 +3262,8 @@ static int openmpi_traced_MPI_Cart_coords(openmpi_MPI_Cart_coords_fn *tracer_rea
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_coords) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_coords__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_coords) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_coords__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 27);
     int tracer_result;
@@ -3374,9 +3346,8 @@ static int openmpi_traced_MPI_Cart_create(openmpi_MPI_Cart_create_fn *tracer_rea
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_create) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_create__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_create) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_create__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 28);
     int tracer_result;
@@ -3465,9 +3436,8 @@ static int openmpi_traced_MPI_Cart_get(openmpi_MPI_Cart_get_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_get) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_get__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_get) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_get__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 29);
     int tracer_result;
@@ -3551,9 +3521,8 @@ static int openmpi_traced_MPI_Cart_map(openmpi_MPI_Cart_map_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_map) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_map__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_map) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_map__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 30);
     int tracer_result;
@@ -3638,9 +3607,8 @@ static int openmpi_traced_MPI_Cart_rank(openmpi_MPI_Cart_rank_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_rank) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_rank__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_rank) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_rank__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 31);
     int tracer_result;
@@ -3719,9 +3687,8 @@ static int openmpi_traced_MPI_Cart_shift(openmpi_MPI_Cart_shift_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_shift) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_shift__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_shift) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_shift__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 32);
     int tracer_result;
@@ -3807,9 +3774,8 @@ static int openmpi_traced_MPI_Cart_sub(openmpi_MPI_Cart_sub_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_sub) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_sub__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_sub) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_sub__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 33);
     int tracer_result;
@@ -3889,9 +3855,8 @@ static int openmpi_traced_MPI_Cartdim_get(openmpi_MPI_Cartdim_get_fn *tracer_rea
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cartdim_get) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cartdim_get__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cartdim_get) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cartdim_get__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 34);
     int tracer_result;
@@ -3967,9 +3932,8 @@ static int openmpi_traced_MPI_Close_port(openmpi_MPI_Close_port_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Close_port) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Close_port__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Close_port) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Close_port__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 35);
     int tracer_result;
@@ -4043,9 +4007,8 @@ static int openmpi_traced_MPI_Comm_accept(openmpi_MPI_Comm_accept_fn *tracer_rea
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_accept) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_accept__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_accept) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_accept__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 36);
     int tracer_result;
@@ -4130,9 +4093,8 @@ static int openmpi_traced_MPI_Comm_call_errhandler(openmpi_MPI_Comm_call_errhand
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_call_errhandler) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_call_errhandler__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_call_errhandler) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_call_errhandler__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 37);
     int tracer_result;
@@ -4209,9 +4171,8 @@ static int openmpi_traced_MPI_Comm_compare(openmpi_MPI_Comm_compare_fn *tracer_r
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_compare) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_compare__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_compare) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_compare__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 38);
     int tracer_result;
@@ -4292,9 +4253,8 @@ static int openmpi_traced_MPI_Comm_connect(openmpi_MPI_Comm_connect_fn *tracer_r
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_connect) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_connect__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_connect) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_connect__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 39);
     int tracer_result;
@@ -4381,9 +4341,8 @@ static int openmpi_traced_MPI_Comm_create_errhandler(openmpi_MPI_Comm_create_err
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_errhandler) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_errhandler__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_errhandler) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_errhandler__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 40);
     int tracer_result;
@@ -4463,9 +4422,8 @@ static int openmpi_traced_MPI_Comm_create_keyval(openmpi_MPI_Comm_create_keyval_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_keyval) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_keyval__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_keyval) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_keyval__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 41);
     int tracer_result;
@@ -4552,9 +4510,8 @@ static int openmpi_traced_MPI_Comm_create_group(openmpi_MPI_Comm_create_group_fn
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_group) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_group__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_group) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_group__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 42);
     int tracer_result;
@@ -4637,9 +4594,8 @@ static int openmpi_traced_MPI_Comm_create(openmpi_MPI_Comm_create_fn *tracer_rea
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 43);
     int tracer_result;
@@ -4719,9 +4675,8 @@ static int openmpi_traced_MPI_Comm_delete_attr(openmpi_MPI_Comm_delete_attr_fn *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_delete_attr) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_delete_attr__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_delete_attr) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_delete_attr__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 44);
     int tracer_result;
@@ -4797,9 +4752,8 @@ static int openmpi_traced_MPI_Comm_disconnect(openmpi_MPI_Comm_disconnect_fn *tr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_disconnect) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_disconnect__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_disconnect) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_disconnect__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 45);
     int tracer_result;
@@ -4873,9 +4827,8 @@ static int openmpi_traced_MPI_Comm_dup(openmpi_MPI_Comm_dup_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 46);
     int tracer_result;
@@ -4952,9 +4905,8 @@ static int openmpi_traced_MPI_Comm_idup(openmpi_MPI_Comm_idup_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_idup) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_idup__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_idup) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_idup__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 47);
     int tracer_result;
@@ -5036,9 +4988,8 @@ static int openmpi_traced_MPI_Comm_dup_with_info(openmpi_MPI_Comm_dup_with_info_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup_with_info) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup_with_info__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup_with_info) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup_with_info__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 48);
     int tracer_result;
@@ -5117,9 +5068,8 @@ static int openmpi_traced_MPI_Comm_free_keyval(openmpi_MPI_Comm_free_keyval_fn *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free_keyval) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free_keyval__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free_keyval) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free_keyval__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 49);
     int tracer_result;
@@ -5193,9 +5143,8 @@ static int openmpi_traced_MPI_Comm_free(openmpi_MPI_Comm_free_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 50);
     int tracer_result;
@@ -5270,9 +5219,8 @@ static int openmpi_traced_MPI_Comm_get_attr(openmpi_MPI_Comm_get_attr_fn *tracer
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_attr) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_attr__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_attr) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_attr__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 51);
     int tracer_result;
@@ -5357,9 +5305,8 @@ static int openmpi_traced_MPI_Dist_graph_create(openmpi_MPI_Dist_graph_create_fn
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 52);
     int tracer_result;
@@ -5464,9 +5411,8 @@ static int openmpi_traced_MPI_Dist_graph_create_adjacent(openmpi_MPI_Dist_graph_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create_adjacent) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create_adjacent__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create_adjacent) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create_adjacent__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 53);
     int tracer_result;
@@ -5574,9 +5520,8 @@ static int openmpi_traced_MPI_Dist_graph_neighbors(openmpi_MPI_Dist_graph_neighb
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 54);
     int tracer_result;
@@ -5671,9 +5616,8 @@ static int openmpi_traced_MPI_Dist_graph_neighbors_count(openmpi_MPI_Dist_graph_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors_count) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors_count__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors_count) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors_count__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 55);
     int tracer_result;
@@ -5758,9 +5702,8 @@ static int openmpi_traced_MPI_Comm_get_errhandler(openmpi_MPI_Comm_get_errhandle
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_errhandler) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_errhandler__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_errhandler) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_errhandler__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 56);
     int tracer_result;
@@ -5838,9 +5781,8 @@ static int openmpi_traced_MPI_Comm_get_info(openmpi_MPI_Comm_get_info_fn *tracer
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_info) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_info__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_info) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_info__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 57);
     int tracer_result;
@@ -5917,9 +5859,8 @@ static int openmpi_traced_MPI_Comm_get_name(openmpi_MPI_Comm_get_name_fn *tracer
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_name) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_name__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_name) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_name__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 58);
     int tracer_result;
@@ -6000,9 +5941,8 @@ static int openmpi_traced_MPI_Comm_get_parent(openmpi_MPI_Comm_get_parent_fn *tr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_parent) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_parent__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_parent) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_parent__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 59);
     int tracer_result;
@@ -6076,9 +6016,8 @@ static int openmpi_traced_MPI_Comm_group(openmpi_MPI_Comm_group_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_group) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_group__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_group) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_group__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 60);
     int tracer_result;
@@ -6154,9 +6093,8 @@ static int openmpi_traced_MPI_Comm_join(openmpi_MPI_Comm_join_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_join) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_join__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_join) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_join__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 61);
     int tracer_result;
@@ -6232,9 +6170,8 @@ static int openmpi_traced_MPI_Comm_rank(openmpi_MPI_Comm_rank_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_rank) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_rank__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_rank) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_rank__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 62);
     int tracer_result;
@@ -6311,9 +6248,8 @@ static int openmpi_traced_MPI_Comm_remote_group(openmpi_MPI_Comm_remote_group_fn
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_group) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_group__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_group) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_group__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 63);
     int tracer_result;
@@ -6389,9 +6325,8 @@ static int openmpi_traced_MPI_Comm_remote_size(openmpi_MPI_Comm_remote_size_fn *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_size) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_size__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_size) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_size__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 64);
     int tracer_result;
@@ -6468,9 +6403,8 @@ static int openmpi_traced_MPI_Comm_set_attr(openmpi_MPI_Comm_set_attr_fn *tracer
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_attr) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_attr__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_attr) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_attr__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 65);
     int tracer_result;
@@ -6550,9 +6484,8 @@ static int openmpi_traced_MPI_Comm_set_errhandler(openmpi_MPI_Comm_set_errhandle
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_errhandler) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_errhandler__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_errhandler) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_errhandler__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 66);
     int tracer_result;
@@ -6628,9 +6561,8 @@ static int openmpi_traced_MPI_Comm_set_info(openmpi_MPI_Comm_set_info_fn *tracer
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_info) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_info__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_info) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_info__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 67);
     int tracer_result;
@@ -6706,9 +6638,8 @@ static int openmpi_traced_MPI_Comm_set_name(openmpi_MPI_Comm_set_name_fn *tracer
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_name) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_name__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_name) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_name__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 68);
     int tracer_result;
@@ -6783,9 +6714,8 @@ static int openmpi_traced_MPI_Comm_size(openmpi_MPI_Comm_size_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_size) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_size__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_size) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_size__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 69);
     int tracer_result;
@@ -6864,9 +6794,8 @@ static int openmpi_traced_MPI_Comm_spawn(openmpi_MPI_Comm_spawn_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 70);
     int tracer_result;
@@ -6966,9 +6895,8 @@ static int openmpi_traced_MPI_Comm_spawn_multiple(openmpi_MPI_Comm_spawn_multipl
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn_multiple) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn_multiple__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn_multiple) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn_multiple__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 71);
     int tracer_result;
@@ -7070,9 +6998,8 @@ static int openmpi_traced_MPI_Comm_split(openmpi_MPI_Comm_split_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 72);
     int tracer_result;
@@ -7156,9 +7083,8 @@ static int openmpi_traced_MPI_Comm_split_type(openmpi_MPI_Comm_split_type_fn *tr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split_type) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split_type__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split_type) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split_type__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 73);
     int tracer_result;
@@ -7242,9 +7168,8 @@ static int openmpi_traced_MPI_Comm_test_inter(openmpi_MPI_Comm_test_inter_fn *tr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_test_inter) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_test_inter__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_test_inter) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_test_inter__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 74);
     int tracer_result;
@@ -7324,9 +7249,8 @@ static int openmpi_traced_MPI_Compare_and_swap(openmpi_MPI_Compare_and_swap_fn *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Compare_and_swap) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Compare_and_swap__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Compare_and_swap) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Compare_and_swap__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 75);
     int tracer_result;
@@ -7420,9 +7344,8 @@ static int openmpi_traced_MPI_Dims_create(openmpi_MPI_Dims_create_fn *tracer_rea
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dims_create) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dims_create__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dims_create) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dims_create__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 76);
     int tracer_result;
@@ -7500,9 +7423,8 @@ static int openmpi_traced_MPI_Errhandler_free(openmpi_MPI_Errhandler_free_fn *tr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Errhandler_free) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Errhandler_free__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Errhandler_free) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Errhandler_free__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 77);
     int tracer_result;
@@ -7576,9 +7498,8 @@ static int openmpi_traced_MPI_Error_class(openmpi_MPI_Error_class_fn *tracer_rea
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_class) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_class__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_class) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_class__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 78);
     int tracer_result;
@@ -7656,9 +7577,8 @@ static int openmpi_traced_MPI_Error_string(openmpi_MPI_Error_string_fn *tracer_r
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_string) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_string__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_string) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_string__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 79);
     int tracer_result;
@@ -7740,9 +7660,8 @@ static int openmpi_traced_MPI_Exscan(openmpi_MPI_Exscan_fn *tracer_real, const v
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Exscan) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Exscan__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Exscan) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Exscan__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 80);
     int tracer_result;
@@ -7833,9 +7752,8 @@ static int openmpi_traced_MPI_Fetch_and_op(openmpi_MPI_Fetch_and_op_fn *tracer_r
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Fetch_and_op) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Fetch_and_op__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Fetch_and_op) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Fetch_and_op__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 81);
     int tracer_result;
@@ -7927,9 +7845,8 @@ static int openmpi_traced_MPI_Iexscan(openmpi_MPI_Iexscan_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iexscan) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iexscan__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iexscan) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iexscan__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 82);
     int tracer_result;
@@ -8021,9 +7938,8 @@ static int openmpi_traced_MPI_File_call_errhandler(openmpi_MPI_File_call_errhand
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_call_errhandler) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_call_errhandler__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_call_errhandler) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_call_errhandler__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 83);
     int tracer_result;
@@ -8101,9 +8017,8 @@ static int openmpi_traced_MPI_File_create_errhandler(openmpi_MPI_File_create_err
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_create_errhandler) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_create_errhandler__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_create_errhandler) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_create_errhandler__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 84);
     int tracer_result;
@@ -8181,9 +8096,8 @@ static int openmpi_traced_MPI_File_set_errhandler(openmpi_MPI_File_set_errhandle
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_errhandler) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_errhandler__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_errhandler) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_errhandler__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 85);
     int tracer_result;
@@ -8260,9 +8174,8 @@ static int openmpi_traced_MPI_File_get_errhandler(openmpi_MPI_File_get_errhandle
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_errhandler) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_errhandler__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_errhandler) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_errhandler__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 86);
     int tracer_result;
@@ -8341,9 +8254,8 @@ static int openmpi_traced_MPI_File_open(openmpi_MPI_File_open_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_open) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_open__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_open) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_open__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 87);
     int tracer_result;
@@ -8427,9 +8339,8 @@ static int openmpi_traced_MPI_File_close(openmpi_MPI_File_close_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_close) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_close__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_close) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_close__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 88);
     int tracer_result;
@@ -8504,9 +8415,8 @@ static int openmpi_traced_MPI_File_delete(openmpi_MPI_File_delete_fn *tracer_rea
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_delete) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_delete__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_delete) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_delete__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 89);
     int tracer_result;
@@ -8581,9 +8491,8 @@ static int openmpi_traced_MPI_File_set_size(openmpi_MPI_File_set_size_fn *tracer
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_size) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_size__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_size) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_size__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 90);
     int tracer_result;
@@ -8659,9 +8568,8 @@ static int openmpi_traced_MPI_File_preallocate(openmpi_MPI_File_preallocate_fn *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_preallocate) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_preallocate__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_preallocate) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_preallocate__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 91);
     int tracer_result;
@@ -8737,9 +8645,8 @@ static int openmpi_traced_MPI_File_get_size(openmpi_MPI_File_get_size_fn *tracer
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_size) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_size__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_size) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_size__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 92);
     int tracer_result;
@@ -8816,9 +8723,8 @@ static int openmpi_traced_MPI_File_get_group(openmpi_MPI_File_get_group_fn *trac
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_group) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_group__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_group) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_group__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 93);
     int tracer_result;
@@ -8894,9 +8800,8 @@ static int openmpi_traced_MPI_File_get_amode(openmpi_MPI_File_get_amode_fn *trac
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_amode) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_amode__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_amode) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_amode__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 94);
     int tracer_result;
@@ -8972,9 +8877,8 @@ static int openmpi_traced_MPI_File_set_info(openmpi_MPI_File_set_info_fn *tracer
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_info) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_info__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_info) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_info__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 95);
     int tracer_result;
@@ -9050,9 +8954,8 @@ static int openmpi_traced_MPI_File_get_info(openmpi_MPI_File_get_info_fn *tracer
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_info) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_info__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_info) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_info__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 96);
     int tracer_result;
@@ -9130,9 +9033,8 @@ static int openmpi_traced_MPI_File_set_view(openmpi_MPI_File_set_view_fn *tracer
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_view) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_view__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_view) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_view__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 97);
     int tracer_result;
@@ -9221,9 +9123,8 @@ static int openmpi_traced_MPI_File_get_view(openmpi_MPI_File_get_view_fn *tracer
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_view) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_view__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_view) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_view__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 98);
     int tracer_result;
@@ -9313,9 +9214,8 @@ static int openmpi_traced_MPI_File_read_at(openmpi_MPI_File_read_at_fn *tracer_r
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 99);
     int tracer_result;
@@ -9404,9 +9304,8 @@ static int openmpi_traced_MPI_File_read_at_all(openmpi_MPI_File_read_at_all_fn *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 100);
     int tracer_result;
@@ -9495,9 +9394,8 @@ static int openmpi_traced_MPI_File_write_at(openmpi_MPI_File_write_at_fn *tracer
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 101);
     int tracer_result;
@@ -9586,9 +9484,8 @@ static int openmpi_traced_MPI_File_write_at_all(openmpi_MPI_File_write_at_all_fn
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 102);
     int tracer_result;
@@ -9677,9 +9574,8 @@ static int openmpi_traced_MPI_File_iread_at(openmpi_MPI_File_iread_at_fn *tracer
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 103);
     int tracer_result;
@@ -9769,9 +9665,8 @@ static int openmpi_traced_MPI_File_iwrite_at(openmpi_MPI_File_iwrite_at_fn *trac
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 104);
     int tracer_result;
@@ -9861,9 +9756,8 @@ static int openmpi_traced_MPI_File_iread_at_all(openmpi_MPI_File_iread_at_all_fn
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at_all) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at_all__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at_all) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at_all__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 105);
     int tracer_result;
@@ -9953,9 +9847,8 @@ static int openmpi_traced_MPI_File_iwrite_at_all(openmpi_MPI_File_iwrite_at_all_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at_all) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at_all__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at_all) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at_all__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 106);
     int tracer_result;
@@ -10044,9 +9937,8 @@ static int openmpi_traced_MPI_File_read(openmpi_MPI_File_read_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 107);
     int tracer_result;
@@ -10130,9 +10022,8 @@ static int openmpi_traced_MPI_File_read_all(openmpi_MPI_File_read_all_fn *tracer
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 108);
     int tracer_result;
@@ -10216,9 +10107,8 @@ static int openmpi_traced_MPI_File_write(openmpi_MPI_File_write_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 109);
     int tracer_result;
@@ -10304,9 +10194,8 @@ static int openmpi_traced_MPI_File_write_all(openmpi_MPI_File_write_all_fn *trac
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 110);
     int tracer_result;
@@ -10391,9 +10280,8 @@ static int openmpi_traced_MPI_File_iread(openmpi_MPI_File_iread_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 111);
     int tracer_result;
@@ -10478,9 +10366,8 @@ static int openmpi_traced_MPI_File_iwrite(openmpi_MPI_File_iwrite_fn *tracer_rea
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 112);
     int tracer_result;
@@ -10566,9 +10453,8 @@ static int openmpi_traced_MPI_File_iread_all(openmpi_MPI_File_iread_all_fn *trac
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_all) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_all__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_all) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_all__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 113);
     int tracer_result;
@@ -10655,9 +10541,8 @@ static int openmpi_traced_MPI_File_iwrite_all(openmpi_MPI_File_iwrite_all_fn *tr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_all) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_all__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_all) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_all__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 114);
     int tracer_result;
@@ -10743,9 +10628,8 @@ static int openmpi_traced_MPI_File_seek(openmpi_MPI_File_seek_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 115);
     int tracer_result;
@@ -10823,9 +10707,8 @@ static int openmpi_traced_MPI_File_get_position(openmpi_MPI_File_get_position_fn
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 116);
     int tracer_result;
@@ -10902,9 +10785,8 @@ static int openmpi_traced_MPI_File_get_byte_offset(openmpi_MPI_File_get_byte_off
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_byte_offset) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_byte_offset__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_byte_offset) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_byte_offset__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 117);
     int tracer_result;
@@ -10984,9 +10866,8 @@ static int openmpi_traced_MPI_File_read_shared(openmpi_MPI_File_read_shared_fn *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_shared) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_shared__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_shared) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_shared__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 118);
     int tracer_result;
@@ -11072,9 +10953,8 @@ static int openmpi_traced_MPI_File_write_shared(openmpi_MPI_File_write_shared_fn
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_shared) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_shared__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_shared) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_shared__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 119);
     int tracer_result;
@@ -11160,9 +11040,8 @@ static int openmpi_traced_MPI_File_iread_shared(openmpi_MPI_File_iread_shared_fn
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_shared) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_shared__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_shared) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_shared__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 120);
     int tracer_result;
@@ -11249,9 +11128,8 @@ static int openmpi_traced_MPI_File_iwrite_shared(openmpi_MPI_File_iwrite_shared_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_shared) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_shared__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_shared) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_shared__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 121);
     int tracer_result;
@@ -11338,9 +11216,8 @@ static int openmpi_traced_MPI_File_read_ordered(openmpi_MPI_File_read_ordered_fn
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 122);
     int tracer_result;
@@ -11426,9 +11303,8 @@ static int openmpi_traced_MPI_File_write_ordered(openmpi_MPI_File_write_ordered_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 123);
     int tracer_result;
@@ -11513,9 +11389,8 @@ static int openmpi_traced_MPI_File_seek_shared(openmpi_MPI_File_seek_shared_fn *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek_shared) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek_shared__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek_shared) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek_shared__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 124);
     int tracer_result;
@@ -11594,9 +11469,8 @@ static int openmpi_traced_MPI_File_get_position_shared(openmpi_MPI_File_get_posi
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position_shared) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position_shared__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position_shared) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position_shared__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 125);
     int tracer_result;
@@ -11675,9 +11549,8 @@ static int openmpi_traced_MPI_File_read_at_all_begin(openmpi_MPI_File_read_at_al
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_begin) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_begin__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_begin) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_begin__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 126);
     int tracer_result;
@@ -11762,9 +11635,8 @@ static int openmpi_traced_MPI_File_read_at_all_end(openmpi_MPI_File_read_at_all_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_end) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_end__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_end) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_end__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 127);
     int tracer_result;
@@ -11844,9 +11716,8 @@ static int openmpi_traced_MPI_File_write_at_all_begin(openmpi_MPI_File_write_at_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_begin) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_begin__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_begin) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_begin__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 128);
     int tracer_result;
@@ -11931,9 +11802,8 @@ static int openmpi_traced_MPI_File_write_at_all_end(openmpi_MPI_File_write_at_al
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_end) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_end__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_end) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_end__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 129);
     int tracer_result;
@@ -12012,9 +11882,8 @@ static int openmpi_traced_MPI_File_read_all_begin(openmpi_MPI_File_read_all_begi
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_begin) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_begin__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_begin) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_begin__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 130);
     int tracer_result;
@@ -12096,9 +11965,8 @@ static int openmpi_traced_MPI_File_read_all_end(openmpi_MPI_File_read_all_end_fn
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_end) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_end__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_end) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_end__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 131);
     int tracer_result;
@@ -12178,9 +12046,8 @@ static int openmpi_traced_MPI_File_write_all_begin(openmpi_MPI_File_write_all_be
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_begin) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_begin__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_begin) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_begin__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 132);
     int tracer_result;
@@ -12262,9 +12129,8 @@ static int openmpi_traced_MPI_File_write_all_end(openmpi_MPI_File_write_all_end_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_end) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_end__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_end) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_end__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 133);
     int tracer_result;
@@ -12343,9 +12209,8 @@ static int openmpi_traced_MPI_File_read_ordered_begin(openmpi_MPI_File_read_orde
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_begin) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_begin__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_begin) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_begin__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 134);
     int tracer_result;
@@ -12427,9 +12292,8 @@ static int openmpi_traced_MPI_File_read_ordered_end(openmpi_MPI_File_read_ordere
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_end) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_end__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_end) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_end__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 135);
     int tracer_result;
@@ -12509,9 +12373,8 @@ static int openmpi_traced_MPI_File_write_ordered_begin(openmpi_MPI_File_write_or
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_begin) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_begin__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_begin) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_begin__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 136);
     int tracer_result;
@@ -12593,9 +12456,8 @@ static int openmpi_traced_MPI_File_write_ordered_end(openmpi_MPI_File_write_orde
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_end) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_end__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_end) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_end__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 137);
     int tracer_result;
@@ -12674,9 +12536,8 @@ static int openmpi_traced_MPI_File_get_type_extent(openmpi_MPI_File_get_type_ext
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_type_extent) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_type_extent__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_type_extent) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_type_extent__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 138);
     int tracer_result;
@@ -12755,9 +12616,8 @@ static int openmpi_traced_MPI_File_set_atomicity(openmpi_MPI_File_set_atomicity_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_atomicity) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_atomicity__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_atomicity) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_atomicity__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 139);
     int tracer_result;
@@ -12832,9 +12692,8 @@ static int openmpi_traced_MPI_File_get_atomicity(openmpi_MPI_File_get_atomicity_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_atomicity) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_atomicity__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_atomicity) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_atomicity__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 140);
     int tracer_result;
@@ -12910,9 +12769,8 @@ static int openmpi_traced_MPI_File_sync(openmpi_MPI_File_sync_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_sync) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_sync__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_sync) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_sync__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 141);
     int tracer_result;
@@ -12985,9 +12843,8 @@ static int openmpi_traced_MPI_Finalize(openmpi_MPI_Finalize_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalize) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalize__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalize) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalize__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 142);
     int tracer_result;
@@ -13058,9 +12915,8 @@ static int openmpi_traced_MPI_Finalized(openmpi_MPI_Finalized_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalized) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalized__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalized) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalized__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 143);
     int tracer_result;
@@ -13134,9 +12990,8 @@ static int openmpi_traced_MPI_Free_mem(openmpi_MPI_Free_mem_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Free_mem) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Free_mem__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Free_mem) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Free_mem__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 144);
     int tracer_result;
@@ -13211,9 +13066,8 @@ static int openmpi_traced_MPI_Gather(openmpi_MPI_Gather_fn *tracer_real, const v
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gather) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gather__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gather) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gather__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 145);
     int tracer_result;
@@ -13312,9 +13166,8 @@ static int openmpi_traced_MPI_Igather(openmpi_MPI_Igather_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igather) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igather__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igather) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igather__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 146);
     int tracer_result;
@@ -13417,9 +13270,8 @@ static int openmpi_traced_MPI_Gatherv(openmpi_MPI_Gatherv_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gatherv) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gatherv__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gatherv) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gatherv__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 147);
     int tracer_result;
@@ -13523,9 +13375,8 @@ static int openmpi_traced_MPI_Igatherv(openmpi_MPI_Igatherv_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igatherv) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igatherv__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igatherv) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igatherv__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 148);
     int tracer_result;
@@ -13630,9 +13481,8 @@ static int openmpi_traced_MPI_Get_address(openmpi_MPI_Get_address_fn *tracer_rea
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_address) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_address__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_address) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_address__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 149);
     int tracer_result;
@@ -13709,9 +13559,8 @@ static int openmpi_traced_MPI_Get_count(openmpi_MPI_Get_count_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_count) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_count__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_count) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_count__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 150);
     int tracer_result;
@@ -13792,9 +13641,8 @@ static int openmpi_traced_MPI_Get_elements(openmpi_MPI_Get_elements_fn *tracer_r
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 151);
     int tracer_result;
@@ -13875,9 +13723,8 @@ static int openmpi_traced_MPI_Get_elements_x(openmpi_MPI_Get_elements_x_fn *trac
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements_x) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements_x__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements_x) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements_x__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 152);
     int tracer_result;
@@ -13960,9 +13807,8 @@ static int openmpi_traced_MPI_Get(openmpi_MPI_Get_fn *tracer_real, const void *t
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 153);
     int tracer_result;
@@ -14066,9 +13912,8 @@ static int openmpi_traced_MPI_Get_accumulate(openmpi_MPI_Get_accumulate_fn *trac
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_accumulate) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_accumulate__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_accumulate) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_accumulate__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 154);
     int tracer_result;
@@ -14181,9 +14026,8 @@ static int openmpi_traced_MPI_Get_library_version(openmpi_MPI_Get_library_versio
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_library_version) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_library_version__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_library_version) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_library_version__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 155);
     int tracer_result;
@@ -14262,9 +14106,8 @@ static int openmpi_traced_MPI_Get_processor_name(openmpi_MPI_Get_processor_name_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_processor_name) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_processor_name__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_processor_name) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_processor_name__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 156);
     int tracer_result;
@@ -14342,9 +14185,8 @@ static int openmpi_traced_MPI_Get_version(openmpi_MPI_Get_version_fn *tracer_rea
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_version) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_version__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_version) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_version__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 157);
     int tracer_result;
@@ -14424,9 +14266,8 @@ static int openmpi_traced_MPI_Graph_create(openmpi_MPI_Graph_create_fn *tracer_r
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_create) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_create__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_create) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_create__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 158);
     int tracer_result;
@@ -14515,9 +14356,8 @@ static int openmpi_traced_MPI_Graph_get(openmpi_MPI_Graph_get_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_get) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_get__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_get) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_get__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 159);
     int tracer_result;
@@ -14602,9 +14442,8 @@ static int openmpi_traced_MPI_Graph_map(openmpi_MPI_Graph_map_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_map) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_map__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_map) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_map__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 160);
     int tracer_result;
@@ -14689,9 +14528,8 @@ static int openmpi_traced_MPI_Graph_neighbors_count(openmpi_MPI_Graph_neighbors_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors_count) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors_count__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors_count) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors_count__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 161);
     int tracer_result;
@@ -14772,9 +14610,8 @@ static int openmpi_traced_MPI_Graph_neighbors(openmpi_MPI_Graph_neighbors_fn *tr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 162);
     int tracer_result;
@@ -14856,9 +14693,8 @@ static int openmpi_traced_MPI_Graphdims_get(openmpi_MPI_Graphdims_get_fn *tracer
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graphdims_get) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graphdims_get__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graphdims_get) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graphdims_get__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 163);
     int tracer_result;
@@ -14938,9 +14774,8 @@ static int openmpi_traced_MPI_Grequest_complete(openmpi_MPI_Grequest_complete_fn
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_complete) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_complete__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_complete) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_complete__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 164);
     int tracer_result;
@@ -15017,9 +14852,8 @@ static int openmpi_traced_MPI_Grequest_start(openmpi_MPI_Grequest_start_fn *trac
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_start) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_start__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_start) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_start__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 165);
     int tracer_result;
@@ -15107,9 +14941,8 @@ static int openmpi_traced_MPI_Group_compare(openmpi_MPI_Group_compare_fn *tracer
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_compare) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_compare__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_compare) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_compare__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 166);
     int tracer_result;
@@ -15190,9 +15023,8 @@ static int openmpi_traced_MPI_Group_difference(openmpi_MPI_Group_difference_fn *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_difference) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_difference__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_difference) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_difference__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 167);
     int tracer_result;
@@ -15273,9 +15105,8 @@ static int openmpi_traced_MPI_Group_excl(openmpi_MPI_Group_excl_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_excl) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_excl__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_excl) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_excl__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 168);
     int tracer_result;
@@ -15357,9 +15188,8 @@ static int openmpi_traced_MPI_Group_free(openmpi_MPI_Group_free_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_free) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_free__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_free) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_free__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 169);
     int tracer_result;
@@ -15434,9 +15264,8 @@ static int openmpi_traced_MPI_Group_incl(openmpi_MPI_Group_incl_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_incl) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_incl__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_incl) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_incl__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 170);
     int tracer_result;
@@ -15519,9 +15348,8 @@ static int openmpi_traced_MPI_Group_intersection(openmpi_MPI_Group_intersection_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_intersection) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_intersection__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_intersection) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_intersection__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 171);
     int tracer_result;
@@ -15602,9 +15430,8 @@ static int openmpi_traced_MPI_Group_range_excl(openmpi_MPI_Group_range_excl_fn *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_excl) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_excl__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_excl) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_excl__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 172);
     int tracer_result;
@@ -15687,9 +15514,8 @@ static int openmpi_traced_MPI_Group_range_incl(openmpi_MPI_Group_range_incl_fn *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_incl) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_incl__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_incl) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_incl__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 173);
     int tracer_result;
@@ -15771,9 +15597,8 @@ static int openmpi_traced_MPI_Group_rank(openmpi_MPI_Group_rank_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_rank) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_rank__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_rank) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_rank__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 174);
     int tracer_result;
@@ -15849,9 +15674,8 @@ static int openmpi_traced_MPI_Group_size(openmpi_MPI_Group_size_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_size) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_size__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_size) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_size__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 175);
     int tracer_result;
@@ -15929,9 +15753,8 @@ static int openmpi_traced_MPI_Group_translate_ranks(openmpi_MPI_Group_translate_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_translate_ranks) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_translate_ranks__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_translate_ranks) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_translate_ranks__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 176);
     int tracer_result;
@@ -16016,9 +15839,8 @@ static int openmpi_traced_MPI_Group_union(openmpi_MPI_Group_union_fn *tracer_rea
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_union) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_union__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_union) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_union__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 177);
     int tracer_result;
@@ -16099,9 +15921,8 @@ static int openmpi_traced_MPI_Ibsend(openmpi_MPI_Ibsend_fn *tracer_real, const v
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibsend) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibsend__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibsend) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibsend__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 178);
     int tracer_result;
@@ -16194,9 +16015,8 @@ static int openmpi_traced_MPI_Improbe(openmpi_MPI_Improbe_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Improbe) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Improbe__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Improbe) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Improbe__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 179);
     int tracer_result;
@@ -16286,9 +16106,8 @@ static int openmpi_traced_MPI_Imrecv(openmpi_MPI_Imrecv_fn *tracer_real, const v
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Imrecv) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Imrecv__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Imrecv) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Imrecv__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 180);
     int tracer_result;
@@ -16373,9 +16192,8 @@ static int openmpi_traced_MPI_Info_create(openmpi_MPI_Info_create_fn *tracer_rea
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_create) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_create__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_create) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_create__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 181);
     int tracer_result;
@@ -16449,9 +16267,8 @@ static int openmpi_traced_MPI_Info_delete(openmpi_MPI_Info_delete_fn *tracer_rea
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_delete) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_delete__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_delete) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_delete__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 182);
     int tracer_result;
@@ -16526,9 +16343,8 @@ static int openmpi_traced_MPI_Info_dup(openmpi_MPI_Info_dup_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_dup) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_dup__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_dup) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_dup__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 183);
     int tracer_result;
@@ -16604,9 +16420,8 @@ static int openmpi_traced_MPI_Info_free(openmpi_MPI_Info_free_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_free) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_free__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_free) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_free__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 184);
     int tracer_result;
@@ -16681,9 +16496,8 @@ static int openmpi_traced_MPI_Info_get(openmpi_MPI_Info_get_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 185);
     int tracer_result;
@@ -16768,9 +16582,8 @@ static int openmpi_traced_MPI_Info_get_nkeys(openmpi_MPI_Info_get_nkeys_fn *trac
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nkeys) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nkeys__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nkeys) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nkeys__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 186);
     int tracer_result;
@@ -16847,9 +16660,8 @@ static int openmpi_traced_MPI_Info_get_nthkey(openmpi_MPI_Info_get_nthkey_fn *tr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nthkey) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nthkey__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nthkey) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nthkey__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 187);
     int tracer_result;
@@ -16928,9 +16740,8 @@ static int openmpi_traced_MPI_Info_get_valuelen(openmpi_MPI_Info_get_valuelen_fn
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_valuelen) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_valuelen__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_valuelen) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_valuelen__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 188);
     int tracer_result;
@@ -17014,9 +16825,8 @@ static int openmpi_traced_MPI_Info_set(openmpi_MPI_Info_set_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_set) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_set__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_set) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_set__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 189);
     int tracer_result;
@@ -17093,9 +16903,8 @@ static int openmpi_traced_MPI_Init(openmpi_MPI_Init_fn *tracer_real, const void 
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 190);
     int tracer_result;
@@ -17172,9 +16981,8 @@ static int openmpi_traced_MPI_Initialized(openmpi_MPI_Initialized_fn *tracer_rea
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Initialized) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Initialized__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Initialized) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Initialized__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 191);
     int tracer_result;
@@ -17249,9 +17057,8 @@ static int openmpi_traced_MPI_Init_thread(openmpi_MPI_Init_thread_fn *tracer_rea
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init_thread) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init_thread__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init_thread) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init_thread__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 192);
     int tracer_result;
@@ -17337,9 +17144,8 @@ static int openmpi_traced_MPI_Intercomm_create(openmpi_MPI_Intercomm_create_fn *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_create) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_create__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_create) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_create__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 193);
     int tracer_result;
@@ -17430,9 +17236,8 @@ static int openmpi_traced_MPI_Intercomm_merge(openmpi_MPI_Intercomm_merge_fn *tr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_merge) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_merge__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_merge) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_merge__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 194);
     int tracer_result;
@@ -17513,9 +17318,8 @@ static int openmpi_traced_MPI_Iprobe(openmpi_MPI_Iprobe_fn *tracer_real, const v
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iprobe) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iprobe__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iprobe) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iprobe__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 195);
     int tracer_result;
@@ -17600,9 +17404,8 @@ static int openmpi_traced_MPI_Irecv(openmpi_MPI_Irecv_fn *tracer_real, const voi
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irecv) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irecv__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irecv) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irecv__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 196);
     int tracer_result;
@@ -17695,9 +17498,8 @@ static int openmpi_traced_MPI_Irsend(openmpi_MPI_Irsend_fn *tracer_real, const v
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irsend) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irsend__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irsend) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irsend__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 197);
     int tracer_result;
@@ -17790,9 +17592,8 @@ static int openmpi_traced_MPI_Isend(openmpi_MPI_Isend_fn *tracer_real, const voi
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Isend) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Isend__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Isend) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Isend__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 198);
     int tracer_result;
@@ -17885,9 +17686,8 @@ static int openmpi_traced_MPI_Issend(openmpi_MPI_Issend_fn *tracer_real, const v
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Issend) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Issend__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Issend) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Issend__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 199);
     int tracer_result;
@@ -17979,9 +17779,8 @@ static int openmpi_traced_MPI_Is_thread_main(openmpi_MPI_Is_thread_main_fn *trac
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Is_thread_main) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Is_thread_main__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Is_thread_main) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Is_thread_main__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 200);
     int tracer_result;
@@ -18056,9 +17855,8 @@ static int openmpi_traced_MPI_Lookup_name(openmpi_MPI_Lookup_name_fn *tracer_rea
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Lookup_name) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Lookup_name__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Lookup_name) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Lookup_name__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 201);
     int tracer_result;
@@ -18139,9 +17937,8 @@ static int openmpi_traced_MPI_Mprobe(openmpi_MPI_Mprobe_fn *tracer_real, const v
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mprobe) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mprobe__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mprobe) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mprobe__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 202);
     int tracer_result;
@@ -18226,9 +18023,8 @@ static int openmpi_traced_MPI_Mrecv(openmpi_MPI_Mrecv_fn *tracer_real, const voi
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mrecv) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mrecv__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mrecv) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mrecv__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 203);
     int tracer_result;
@@ -18315,9 +18111,8 @@ static int openmpi_traced_MPI_Neighbor_allgather(openmpi_MPI_Neighbor_allgather_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgather) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgather__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgather) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgather__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 204);
     int tracer_result;
@@ -18412,9 +18207,8 @@ static int openmpi_traced_MPI_Ineighbor_allgather(openmpi_MPI_Ineighbor_allgathe
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgather) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgather__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgather) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgather__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 205);
     int tracer_result;
@@ -18514,9 +18308,8 @@ static int openmpi_traced_MPI_Neighbor_allgatherv(openmpi_MPI_Neighbor_allgather
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgatherv) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgatherv__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgatherv) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgatherv__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 206);
     int tracer_result;
@@ -18616,9 +18409,8 @@ static int openmpi_traced_MPI_Ineighbor_allgatherv(openmpi_MPI_Ineighbor_allgath
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgatherv) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgatherv__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgatherv) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgatherv__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 207);
     int tracer_result;
@@ -18720,9 +18512,8 @@ static int openmpi_traced_MPI_Neighbor_alltoall(openmpi_MPI_Neighbor_alltoall_fn
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoall) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoall__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoall) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoall__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 208);
     int tracer_result;
@@ -18817,9 +18608,8 @@ static int openmpi_traced_MPI_Ineighbor_alltoall(openmpi_MPI_Ineighbor_alltoall_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoall) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoall__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoall) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoall__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 209);
     int tracer_result;
@@ -18920,9 +18710,8 @@ static int openmpi_traced_MPI_Neighbor_alltoallv(openmpi_MPI_Neighbor_alltoallv_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallv) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallv__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallv) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallv__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 210);
     int tracer_result;
@@ -19027,9 +18816,8 @@ static int openmpi_traced_MPI_Ineighbor_alltoallv(openmpi_MPI_Ineighbor_alltoall
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallv) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallv__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallv) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallv__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 211);
     int tracer_result;
@@ -19137,9 +18925,8 @@ static int openmpi_traced_MPI_Neighbor_alltoallw(openmpi_MPI_Neighbor_alltoallw_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallw) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallw__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallw) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallw__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 212);
     int tracer_result;
@@ -19244,9 +19031,8 @@ static int openmpi_traced_MPI_Ineighbor_alltoallw(openmpi_MPI_Ineighbor_alltoall
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallw) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallw__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallw) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallw__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 213);
     int tracer_result;
@@ -19349,9 +19135,8 @@ static int openmpi_traced_MPI_Op_commutative(openmpi_MPI_Op_commutative_fn *trac
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_commutative) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_commutative__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_commutative) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_commutative__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 214);
     int tracer_result;
@@ -19428,9 +19213,8 @@ static int openmpi_traced_MPI_Op_create(openmpi_MPI_Op_create_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_create) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_create__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_create) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_create__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 215);
     int tracer_result;
@@ -19509,9 +19293,8 @@ static int openmpi_traced_MPI_Open_port(openmpi_MPI_Open_port_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Open_port) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Open_port__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Open_port) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Open_port__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 216);
     int tracer_result;
@@ -19587,9 +19370,8 @@ static int openmpi_traced_MPI_Op_free(openmpi_MPI_Op_free_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_free) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_free__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_free) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_free__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 217);
     int tracer_result;
@@ -19665,9 +19447,8 @@ static int openmpi_traced_MPI_Pack_external(openmpi_MPI_Pack_external_fn *tracer
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 218);
     int tracer_result;
@@ -19759,9 +19540,8 @@ static int openmpi_traced_MPI_Pack_external_size(openmpi_MPI_Pack_external_size_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external_size) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external_size__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external_size) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external_size__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 219);
     int tracer_result;
@@ -19844,9 +19624,8 @@ static int openmpi_traced_MPI_Pack(openmpi_MPI_Pack_fn *tracer_real, const void 
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 220);
     int tracer_result;
@@ -19938,9 +19717,8 @@ static int openmpi_traced_MPI_Pack_size(openmpi_MPI_Pack_size_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_size) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_size__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_size) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_size__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 221);
     int tracer_result;
@@ -20022,9 +19800,8 @@ static int openmpi_traced_MPI_Probe(openmpi_MPI_Probe_fn *tracer_real, const voi
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Probe) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Probe__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Probe) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Probe__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 222);
     int tracer_result;
@@ -20106,9 +19883,8 @@ static int openmpi_traced_MPI_Publish_name(openmpi_MPI_Publish_name_fn *tracer_r
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Publish_name) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Publish_name__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Publish_name) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Publish_name__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 223);
     int tracer_result;
@@ -20191,9 +19967,8 @@ static int openmpi_traced_MPI_Put(openmpi_MPI_Put_fn *tracer_real, const void *t
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Put) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Put__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Put) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Put__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 224);
     int tracer_result;
@@ -20291,9 +20066,8 @@ static int openmpi_traced_MPI_Query_thread(openmpi_MPI_Query_thread_fn *tracer_r
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Query_thread) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Query_thread__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Query_thread) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Query_thread__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 225);
     int tracer_result;
@@ -20372,9 +20146,8 @@ static int openmpi_traced_MPI_Raccumulate(openmpi_MPI_Raccumulate_fn *tracer_rea
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Raccumulate) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Raccumulate__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Raccumulate) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Raccumulate__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 226);
     int tracer_result;
@@ -20480,9 +20253,8 @@ static int openmpi_traced_MPI_Recv_init(openmpi_MPI_Recv_init_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv_init) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv_init__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv_init) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv_init__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 227);
     int tracer_result;
@@ -20575,9 +20347,8 @@ static int openmpi_traced_MPI_Recv(openmpi_MPI_Recv_fn *tracer_real, const void 
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 228);
     int tracer_result;
@@ -20669,9 +20440,8 @@ static int openmpi_traced_MPI_Reduce(openmpi_MPI_Reduce_fn *tracer_real, const v
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 229);
     int tracer_result;
@@ -20764,9 +20534,8 @@ static int openmpi_traced_MPI_Ireduce(openmpi_MPI_Ireduce_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 230);
     int tracer_result;
@@ -20862,9 +20631,8 @@ static int openmpi_traced_MPI_Reduce_local(openmpi_MPI_Reduce_local_fn *tracer_r
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_local) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_local__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_local) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_local__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 231);
     int tracer_result;
@@ -20949,9 +20717,8 @@ static int openmpi_traced_MPI_Reduce_scatter(openmpi_MPI_Reduce_scatter_fn *trac
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 232);
     int tracer_result;
@@ -21041,9 +20808,8 @@ static int openmpi_traced_MPI_Ireduce_scatter(openmpi_MPI_Ireduce_scatter_fn *tr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 233);
     int tracer_result;
@@ -21135,9 +20901,8 @@ static int openmpi_traced_MPI_Reduce_scatter_block(openmpi_MPI_Reduce_scatter_bl
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter_block) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter_block__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter_block) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter_block__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 234);
     int tracer_result;
@@ -21228,9 +20993,8 @@ static int openmpi_traced_MPI_Ireduce_scatter_block(openmpi_MPI_Ireduce_scatter_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter_block) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter_block__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter_block) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter_block__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 235);
     int tracer_result;
@@ -21326,9 +21090,8 @@ static int openmpi_traced_MPI_Register_datarep(openmpi_MPI_Register_datarep_fn *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Register_datarep) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Register_datarep__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Register_datarep) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Register_datarep__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 236);
     int tracer_result;
@@ -21418,9 +21181,8 @@ static int openmpi_traced_MPI_Request_free(openmpi_MPI_Request_free_fn *tracer_r
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_free) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_free__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_free) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_free__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 237);
     int tracer_result;
@@ -21495,9 +21257,8 @@ static int openmpi_traced_MPI_Request_get_status(openmpi_MPI_Request_get_status_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_get_status) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_get_status__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_get_status) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_get_status__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 238);
     int tracer_result;
@@ -21580,9 +21341,8 @@ static int openmpi_traced_MPI_Rget(openmpi_MPI_Rget_fn *tracer_real, const void 
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 239);
     int tracer_result;
@@ -21692,9 +21452,8 @@ static int openmpi_traced_MPI_Rget_accumulate(openmpi_MPI_Rget_accumulate_fn *tr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget_accumulate) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget_accumulate__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget_accumulate) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget_accumulate__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 240);
     int tracer_result;
@@ -21811,9 +21570,8 @@ static int openmpi_traced_MPI_Rput(openmpi_MPI_Rput_fn *tracer_real, const void 
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rput) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rput__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rput) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rput__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 241);
     int tracer_result;
@@ -21916,9 +21674,8 @@ static int openmpi_traced_MPI_Rsend(openmpi_MPI_Rsend_fn *tracer_real, const voi
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 242);
     int tracer_result;
@@ -22007,9 +21764,8 @@ static int openmpi_traced_MPI_Rsend_init(openmpi_MPI_Rsend_init_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend_init) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend_init__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend_init) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend_init__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 243);
     int tracer_result;
@@ -22102,9 +21858,8 @@ static int openmpi_traced_MPI_Scan(openmpi_MPI_Scan_fn *tracer_real, const void 
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scan) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scan__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scan) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scan__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 244);
     int tracer_result;
@@ -22194,9 +21949,8 @@ static int openmpi_traced_MPI_Iscan(openmpi_MPI_Iscan_fn *tracer_real, const voi
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscan) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscan__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscan) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscan__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 245);
     int tracer_result;
@@ -22289,9 +22043,8 @@ static int openmpi_traced_MPI_Scatter(openmpi_MPI_Scatter_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatter) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatter__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatter) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatter__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 246);
     int tracer_result;
@@ -22390,9 +22143,8 @@ static int openmpi_traced_MPI_Iscatter(openmpi_MPI_Iscatter_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatter) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatter__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatter) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatter__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 247);
     int tracer_result;
@@ -22496,9 +22248,8 @@ static int openmpi_traced_MPI_Scatterv(openmpi_MPI_Scatterv_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatterv) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatterv__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatterv) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatterv__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 248);
     int tracer_result;
@@ -22602,9 +22353,8 @@ static int openmpi_traced_MPI_Iscatterv(openmpi_MPI_Iscatterv_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatterv) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatterv__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatterv) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatterv__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 249);
     int tracer_result;
@@ -22710,9 +22460,8 @@ static int openmpi_traced_MPI_Send_init(openmpi_MPI_Send_init_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send_init) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send_init__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send_init) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send_init__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 250);
     int tracer_result;
@@ -22805,9 +22554,8 @@ static int openmpi_traced_MPI_Send(openmpi_MPI_Send_fn *tracer_real, const void 
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 251);
     int tracer_result;
@@ -22898,9 +22646,8 @@ static int openmpi_traced_MPI_Sendrecv(openmpi_MPI_Sendrecv_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 252);
     int tracer_result;
@@ -23011,9 +22758,8 @@ static int openmpi_traced_MPI_Sendrecv_replace(openmpi_MPI_Sendrecv_replace_fn *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv_replace) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv_replace__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv_replace) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv_replace__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 253);
     int tracer_result;
@@ -23112,9 +22858,8 @@ static int openmpi_traced_MPI_Ssend_init(openmpi_MPI_Ssend_init_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend_init) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend_init__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend_init) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend_init__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 254);
     int tracer_result;
@@ -23207,9 +22952,8 @@ static int openmpi_traced_MPI_Ssend(openmpi_MPI_Ssend_fn *tracer_real, const voi
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 255);
     int tracer_result;
@@ -23296,9 +23040,8 @@ static int openmpi_traced_MPI_Start(openmpi_MPI_Start_fn *tracer_real, const voi
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Start) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Start__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Start) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Start__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 256);
     int tracer_result;
@@ -23373,9 +23116,8 @@ static int openmpi_traced_MPI_Startall(openmpi_MPI_Startall_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Startall) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Startall__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Startall) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Startall__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 257);
     int tracer_result;
@@ -23452,9 +23194,8 @@ static int openmpi_traced_MPI_Status_set_cancelled(openmpi_MPI_Status_set_cancel
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_cancelled) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_cancelled__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_cancelled) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_cancelled__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 258);
     int tracer_result;
@@ -23531,9 +23272,8 @@ static int openmpi_traced_MPI_Status_set_elements(openmpi_MPI_Status_set_element
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 259);
     int tracer_result;
@@ -23613,9 +23353,8 @@ static int openmpi_traced_MPI_Status_set_elements_x(openmpi_MPI_Status_set_eleme
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements_x) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements_x__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements_x) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements_x__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 260);
     int tracer_result;
@@ -23696,9 +23435,8 @@ static int openmpi_traced_MPI_Testall(openmpi_MPI_Testall_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testall) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testall__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testall) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testall__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 261);
     int tracer_result;
@@ -23784,9 +23522,8 @@ static int openmpi_traced_MPI_Testany(openmpi_MPI_Testany_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testany) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testany__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testany) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testany__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 262);
     int tracer_result;
@@ -23941,9 +23678,8 @@ static int openmpi_traced_MPI_Test_cancelled(openmpi_MPI_Test_cancelled_fn *trac
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test_cancelled) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test_cancelled__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test_cancelled) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test_cancelled__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 264);
     int tracer_result;
@@ -24021,9 +23757,8 @@ static int openmpi_traced_MPI_Testsome(openmpi_MPI_Testsome_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testsome) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testsome__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testsome) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testsome__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 265);
     int tracer_result;
@@ -24112,9 +23847,8 @@ static int openmpi_traced_MPI_Topo_test(openmpi_MPI_Topo_test_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Topo_test) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Topo_test__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Topo_test) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Topo_test__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 266);
     int tracer_result;
@@ -24190,9 +23924,8 @@ static int openmpi_traced_MPI_Type_commit(openmpi_MPI_Type_commit_fn *tracer_rea
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_commit) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_commit__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_commit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_commit__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 267);
     int tracer_result;
@@ -24267,9 +24000,8 @@ static int openmpi_traced_MPI_Type_contiguous(openmpi_MPI_Type_contiguous_fn *tr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_contiguous) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_contiguous__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_contiguous) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_contiguous__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 268);
     int tracer_result;
@@ -24354,9 +24086,8 @@ static int openmpi_traced_MPI_Type_create_darray(openmpi_MPI_Type_create_darray_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_darray) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_darray__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_darray) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_darray__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 269);
     int tracer_result;
@@ -24460,9 +24191,8 @@ static int openmpi_traced_MPI_Type_create_f90_complex(openmpi_MPI_Type_create_f9
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_complex) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_complex__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_complex) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_complex__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 270);
     int tracer_result;
@@ -24542,9 +24272,8 @@ static int openmpi_traced_MPI_Type_create_f90_integer(openmpi_MPI_Type_create_f9
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_integer) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_integer__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_integer) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_integer__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 271);
     int tracer_result;
@@ -24622,9 +24351,8 @@ static int openmpi_traced_MPI_Type_create_f90_real(openmpi_MPI_Type_create_f90_r
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_real) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_real__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_real) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_real__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 272);
     int tracer_result;
@@ -24707,9 +24435,8 @@ static int openmpi_traced_MPI_Type_create_hindexed_block(openmpi_MPI_Type_create
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed_block) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed_block__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed_block) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed_block__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 273);
     int tracer_result;
@@ -24800,9 +24527,8 @@ static int openmpi_traced_MPI_Type_create_hindexed(openmpi_MPI_Type_create_hinde
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 274);
     int tracer_result;
@@ -24893,9 +24619,8 @@ static int openmpi_traced_MPI_Type_create_hvector(openmpi_MPI_Type_create_hvecto
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hvector) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hvector__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hvector) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hvector__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 275);
     int tracer_result;
@@ -24984,9 +24709,8 @@ static int openmpi_traced_MPI_Type_create_keyval(openmpi_MPI_Type_create_keyval_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_keyval) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_keyval__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_keyval) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_keyval__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 276);
     int tracer_result;
@@ -25075,9 +24799,8 @@ static int openmpi_traced_MPI_Type_create_indexed_block(openmpi_MPI_Type_create_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_indexed_block) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_indexed_block__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_indexed_block) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_indexed_block__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 277);
     int tracer_result;
@@ -25169,9 +24892,8 @@ static int openmpi_traced_MPI_Type_create_struct(openmpi_MPI_Type_create_struct_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_struct) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_struct__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_struct) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_struct__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 278);
     int tracer_result;
@@ -25265,9 +24987,8 @@ static int openmpi_traced_MPI_Type_create_subarray(openmpi_MPI_Type_create_subar
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_subarray) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_subarray__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_subarray) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_subarray__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 279);
     int tracer_result;
@@ -25363,9 +25084,8 @@ static int openmpi_traced_MPI_Type_create_resized(openmpi_MPI_Type_create_resize
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_resized) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_resized__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_resized) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_resized__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 280);
     int tracer_result;
@@ -25449,9 +25169,8 @@ static int openmpi_traced_MPI_Type_delete_attr(openmpi_MPI_Type_delete_attr_fn *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_delete_attr) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_delete_attr__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_delete_attr) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_delete_attr__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 281);
     int tracer_result;
@@ -25528,9 +25247,8 @@ static int openmpi_traced_MPI_Type_dup(openmpi_MPI_Type_dup_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_dup) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_dup__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_dup) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_dup__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 282);
     int tracer_result;
@@ -25606,9 +25324,8 @@ static int openmpi_traced_MPI_Type_free(openmpi_MPI_Type_free_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 283);
     int tracer_result;
@@ -25682,9 +25399,8 @@ static int openmpi_traced_MPI_Type_free_keyval(openmpi_MPI_Type_free_keyval_fn *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free_keyval) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free_keyval__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free_keyval) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free_keyval__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 284);
     int tracer_result;
@@ -25759,9 +25475,8 @@ static int openmpi_traced_MPI_Type_get_attr(openmpi_MPI_Type_get_attr_fn *tracer
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_attr) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_attr__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_attr) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_attr__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 285);
     int tracer_result;
@@ -25848,9 +25563,8 @@ static int openmpi_traced_MPI_Type_get_contents(openmpi_MPI_Type_get_contents_fn
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_contents) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_contents__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_contents) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_contents__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 286);
     int tracer_result;
@@ -25948,9 +25662,8 @@ static int openmpi_traced_MPI_Type_get_envelope(openmpi_MPI_Type_get_envelope_fn
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_envelope) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_envelope__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_envelope) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_envelope__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 287);
     int tracer_result;
@@ -26040,9 +25753,8 @@ static int openmpi_traced_MPI_Type_get_extent(openmpi_MPI_Type_get_extent_fn *tr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 288);
     int tracer_result;
@@ -26123,9 +25835,8 @@ static int openmpi_traced_MPI_Type_get_extent_x(openmpi_MPI_Type_get_extent_x_fn
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent_x) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent_x__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent_x) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent_x__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 289);
     int tracer_result;
@@ -26206,9 +25917,8 @@ static int openmpi_traced_MPI_Type_get_name(openmpi_MPI_Type_get_name_fn *tracer
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_name) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_name__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_name) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_name__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 290);
     int tracer_result;
@@ -26290,9 +26000,8 @@ static int openmpi_traced_MPI_Type_get_true_extent(openmpi_MPI_Type_get_true_ext
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 291);
     int tracer_result;
@@ -26375,9 +26084,8 @@ static int openmpi_traced_MPI_Type_get_true_extent_x(openmpi_MPI_Type_get_true_e
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent_x) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent_x__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent_x) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent_x__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 292);
     int tracer_result;
@@ -26461,9 +26169,8 @@ static int openmpi_traced_MPI_Type_indexed(openmpi_MPI_Type_indexed_fn *tracer_r
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_indexed) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_indexed__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_indexed) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_indexed__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 293);
     int tracer_result;
@@ -26553,9 +26260,8 @@ static int openmpi_traced_MPI_Type_match_size(openmpi_MPI_Type_match_size_fn *tr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_match_size) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_match_size__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_match_size) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_match_size__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 294);
     int tracer_result;
@@ -26635,9 +26341,8 @@ static int openmpi_traced_MPI_Type_set_attr(openmpi_MPI_Type_set_attr_fn *tracer
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_attr) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_attr__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_attr) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_attr__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 295);
     int tracer_result;
@@ -26717,9 +26422,8 @@ static int openmpi_traced_MPI_Type_set_name(openmpi_MPI_Type_set_name_fn *tracer
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_name) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_name__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_name) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_name__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 296);
     int tracer_result;
@@ -26794,9 +26498,8 @@ static int openmpi_traced_MPI_Type_size(openmpi_MPI_Type_size_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 297);
     int tracer_result;
@@ -26873,9 +26576,8 @@ static int openmpi_traced_MPI_Type_size_x(openmpi_MPI_Type_size_x_fn *tracer_rea
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size_x) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size_x__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size_x) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size_x__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 298);
     int tracer_result;
@@ -26952,9 +26654,8 @@ static int openmpi_traced_MPI_Type_vector(openmpi_MPI_Type_vector_fn *tracer_rea
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_vector) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_vector__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_vector) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_vector__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 299);
     int tracer_result;
@@ -27041,9 +26742,8 @@ static int openmpi_traced_MPI_Unpack(openmpi_MPI_Unpack_fn *tracer_real, const v
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 300);
     int tracer_result;
@@ -27135,9 +26835,8 @@ static int openmpi_traced_MPI_Unpublish_name(openmpi_MPI_Unpublish_name_fn *trac
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpublish_name) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpublish_name__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpublish_name) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpublish_name__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 301);
     int tracer_result;
@@ -27219,9 +26918,8 @@ static int openmpi_traced_MPI_Unpack_external(openmpi_MPI_Unpack_external_fn *tr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack_external) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack_external__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack_external) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack_external__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 302);
     int tracer_result;
@@ -27381,9 +27079,8 @@ static int openmpi_traced_MPI_Waitany(openmpi_MPI_Waitany_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitany) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitany__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitany) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitany__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 304);
     int tracer_result;
@@ -27531,9 +27228,8 @@ static int openmpi_traced_MPI_Waitsome(openmpi_MPI_Waitsome_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitsome) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitsome__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitsome) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitsome__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 306);
     int tracer_result;
@@ -27624,9 +27320,8 @@ static int openmpi_traced_MPI_Win_allocate(openmpi_MPI_Win_allocate_fn *tracer_r
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 307);
     int tracer_result;
@@ -27715,9 +27410,8 @@ static int openmpi_traced_MPI_Win_allocate_shared(openmpi_MPI_Win_allocate_share
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate_shared) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate_shared__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate_shared) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate_shared__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 308);
     int tracer_result;
@@ -27805,9 +27499,8 @@ static int openmpi_traced_MPI_Win_attach(openmpi_MPI_Win_attach_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_attach) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_attach__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_attach) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_attach__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 309);
     int tracer_result;
@@ -27885,9 +27578,8 @@ static int openmpi_traced_MPI_Win_call_errhandler(openmpi_MPI_Win_call_errhandle
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_call_errhandler) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_call_errhandler__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_call_errhandler) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_call_errhandler__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 310);
     int tracer_result;
@@ -27963,9 +27655,8 @@ static int openmpi_traced_MPI_Win_complete(openmpi_MPI_Win_complete_fn *tracer_r
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_complete) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_complete__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_complete) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_complete__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 311);
     int tracer_result;
@@ -28039,9 +27730,8 @@ static int openmpi_traced_MPI_Win_create(openmpi_MPI_Win_create_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 312);
     int tracer_result;
@@ -28129,9 +27819,8 @@ static int openmpi_traced_MPI_Win_create_dynamic(openmpi_MPI_Win_create_dynamic_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_dynamic) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_dynamic__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_dynamic) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_dynamic__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 313);
     int tracer_result;
@@ -28212,9 +27901,8 @@ static int openmpi_traced_MPI_Win_create_errhandler(openmpi_MPI_Win_create_errha
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_errhandler) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_errhandler__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_errhandler) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_errhandler__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 314);
     int tracer_result;
@@ -28294,9 +27982,8 @@ static int openmpi_traced_MPI_Win_create_keyval(openmpi_MPI_Win_create_keyval_fn
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_keyval) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_keyval__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_keyval) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_keyval__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 315);
     int tracer_result;
@@ -28383,9 +28070,8 @@ static int openmpi_traced_MPI_Win_delete_attr(openmpi_MPI_Win_delete_attr_fn *tr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_delete_attr) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_delete_attr__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_delete_attr) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_delete_attr__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 316);
     int tracer_result;
@@ -28461,9 +28147,8 @@ static int openmpi_traced_MPI_Win_detach(openmpi_MPI_Win_detach_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_detach) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_detach__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_detach) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_detach__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 317);
     int tracer_result;
@@ -28538,9 +28223,8 @@ static int openmpi_traced_MPI_Win_fence(openmpi_MPI_Win_fence_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_fence) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_fence__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_fence) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_fence__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 318);
     int tracer_result;
@@ -28615,9 +28299,8 @@ static int openmpi_traced_MPI_Win_flush(openmpi_MPI_Win_flush_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 319);
     int tracer_result;
@@ -28692,9 +28375,8 @@ static int openmpi_traced_MPI_Win_flush_all(openmpi_MPI_Win_flush_all_fn *tracer
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_all) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_all__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_all) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_all__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 320);
     int tracer_result;
@@ -28767,9 +28449,8 @@ static int openmpi_traced_MPI_Win_flush_local(openmpi_MPI_Win_flush_local_fn *tr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 321);
     int tracer_result;
@@ -28844,9 +28525,8 @@ static int openmpi_traced_MPI_Win_flush_local_all(openmpi_MPI_Win_flush_local_al
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local_all) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local_all__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local_all) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local_all__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 322);
     int tracer_result;
@@ -28919,9 +28599,8 @@ static int openmpi_traced_MPI_Win_free(openmpi_MPI_Win_free_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 323);
     int tracer_result;
@@ -28995,9 +28674,8 @@ static int openmpi_traced_MPI_Win_free_keyval(openmpi_MPI_Win_free_keyval_fn *tr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free_keyval) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free_keyval__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free_keyval) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free_keyval__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 324);
     int tracer_result;
@@ -29072,9 +28750,8 @@ static int openmpi_traced_MPI_Win_get_attr(openmpi_MPI_Win_get_attr_fn *tracer_r
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_attr) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_attr__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_attr) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_attr__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 325);
     int tracer_result;
@@ -29157,9 +28834,8 @@ static int openmpi_traced_MPI_Win_get_errhandler(openmpi_MPI_Win_get_errhandler_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_errhandler) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_errhandler__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_errhandler) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_errhandler__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 326);
     int tracer_result;
@@ -29237,9 +28913,8 @@ static int openmpi_traced_MPI_Win_get_group(openmpi_MPI_Win_get_group_fn *tracer
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_group) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_group__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_group) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_group__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 327);
     int tracer_result;
@@ -29316,9 +28991,8 @@ static int openmpi_traced_MPI_Win_get_info(openmpi_MPI_Win_get_info_fn *tracer_r
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_info) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_info__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_info) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_info__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 328);
     int tracer_result;
@@ -29395,9 +29069,8 @@ static int openmpi_traced_MPI_Win_get_name(openmpi_MPI_Win_get_name_fn *tracer_r
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_name) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_name__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_name) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_name__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 329);
     int tracer_result;
@@ -29479,9 +29152,8 @@ static int openmpi_traced_MPI_Win_lock(openmpi_MPI_Win_lock_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 330);
     int tracer_result;
@@ -29562,9 +29234,8 @@ static int openmpi_traced_MPI_Win_lock_all(openmpi_MPI_Win_lock_all_fn *tracer_r
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock_all) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock_all__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock_all) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock_all__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 331);
     int tracer_result;
@@ -29640,9 +29311,8 @@ static int openmpi_traced_MPI_Win_post(openmpi_MPI_Win_post_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_post) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_post__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_post) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_post__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 332);
     int tracer_result;
@@ -29720,9 +29390,8 @@ static int openmpi_traced_MPI_Win_set_attr(openmpi_MPI_Win_set_attr_fn *tracer_r
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_attr) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_attr__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_attr) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_attr__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 333);
     int tracer_result;
@@ -29802,9 +29471,8 @@ static int openmpi_traced_MPI_Win_set_errhandler(openmpi_MPI_Win_set_errhandler_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_errhandler) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_errhandler__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_errhandler) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_errhandler__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 334);
     int tracer_result;
@@ -29880,9 +29548,8 @@ static int openmpi_traced_MPI_Win_set_info(openmpi_MPI_Win_set_info_fn *tracer_r
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_info) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_info__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_info) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_info__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 335);
     int tracer_result;
@@ -29958,9 +29625,8 @@ static int openmpi_traced_MPI_Win_set_name(openmpi_MPI_Win_set_name_fn *tracer_r
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_name) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_name__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_name) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_name__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 336);
     int tracer_result;
@@ -30036,9 +29702,8 @@ static int openmpi_traced_MPI_Win_shared_query(openmpi_MPI_Win_shared_query_fn *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_shared_query) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_shared_query__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_shared_query) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_shared_query__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 337);
     int tracer_result;
@@ -30124,9 +29789,8 @@ static int openmpi_traced_MPI_Win_start(openmpi_MPI_Win_start_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_start) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_start__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_start) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_start__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 338);
     int tracer_result;
@@ -30203,9 +29867,8 @@ static int openmpi_traced_MPI_Win_sync(openmpi_MPI_Win_sync_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_sync) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_sync__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_sync) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_sync__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 339);
     int tracer_result;
@@ -30278,9 +29941,8 @@ static int openmpi_traced_MPI_Win_test(openmpi_MPI_Win_test_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_test) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_test__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_test) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_test__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 340);
     int tracer_result;
@@ -30356,9 +30018,8 @@ static int openmpi_traced_MPI_Win_unlock(openmpi_MPI_Win_unlock_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 341);
     int tracer_result;
@@ -30433,9 +30094,8 @@ static int openmpi_traced_MPI_Win_unlock_all(openmpi_MPI_Win_unlock_all_fn *trac
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock_all) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock_all__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock_all) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock_all__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 342);
     int tracer_result;
@@ -30508,9 +30168,8 @@ static int openmpi_traced_MPI_Win_wait(openmpi_MPI_Win_wait_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_wait) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_wait__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_wait) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_wait__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 343);
     int tracer_result;
@@ -30582,9 +30241,8 @@ static double openmpi_traced_MPI_Wtick(openmpi_MPI_Wtick_fn *tracer_real, const 
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wtick) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wtick__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wtick) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wtick__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 344);
     double tracer_result;
@@ -30655,9 +30313,8 @@ static double openmpi_traced_MPI_Wtime(openmpi_MPI_Wtime_fn *tracer_real, const 
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wtime) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wtime__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wtime) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wtime__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 345);
     double tracer_result;
@@ -30729,9 +30386,8 @@ static int openmpi_traced_MPI_T_init_thread(openmpi_MPI_T_init_thread_fn *tracer
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_init_thread) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_init_thread__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_init_thread) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_init_thread__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 346);
     int tracer_result;
@@ -30808,9 +30464,8 @@ static int openmpi_traced_MPI_T_finalize(openmpi_MPI_T_finalize_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_finalize) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_finalize__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_finalize) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_finalize__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 347);
     int tracer_result;
@@ -30881,9 +30536,8 @@ static int openmpi_traced_MPI_T_cvar_get_num(openmpi_MPI_T_cvar_get_num_fn *trac
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_num) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_num__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_num) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_num__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 348);
     int tracer_result;
@@ -30961,9 +30615,8 @@ static int openmpi_traced_MPI_T_cvar_get_info(openmpi_MPI_T_cvar_get_info_fn *tr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_info) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_info__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_info) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_info__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 349);
     int tracer_result;
@@ -31074,9 +30727,8 @@ static int openmpi_traced_MPI_T_cvar_get_index(openmpi_MPI_T_cvar_get_index_fn *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_index) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_index__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_index) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_index__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 350);
     int tracer_result;
@@ -31155,9 +30807,8 @@ static int openmpi_traced_MPI_T_cvar_handle_alloc(openmpi_MPI_T_cvar_handle_allo
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_handle_alloc) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_handle_alloc__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_handle_alloc) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_handle_alloc__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 351);
     int tracer_result;
@@ -31241,9 +30892,8 @@ static int openmpi_traced_MPI_T_cvar_handle_free(openmpi_MPI_T_cvar_handle_free_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_handle_free) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_handle_free__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_handle_free) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_handle_free__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 352);
     int tracer_result;
@@ -31318,9 +30968,8 @@ static int openmpi_traced_MPI_T_cvar_read(openmpi_MPI_T_cvar_read_fn *tracer_rea
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_read) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_read__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_read) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_read__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 353);
     int tracer_result;
@@ -31396,9 +31045,8 @@ static int openmpi_traced_MPI_T_cvar_write(openmpi_MPI_T_cvar_write_fn *tracer_r
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_write) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_write__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_write) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_write__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 354);
     int tracer_result;
@@ -31473,9 +31121,8 @@ static int openmpi_traced_MPI_T_category_get_num(openmpi_MPI_T_category_get_num_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_num) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_num__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_num) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_num__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 355);
     int tracer_result;
@@ -31553,9 +31200,8 @@ static int openmpi_traced_MPI_T_category_get_info(openmpi_MPI_T_category_get_inf
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_info) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_info__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_info) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_info__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 356);
     int tracer_result;
@@ -31658,9 +31304,8 @@ static int openmpi_traced_MPI_T_category_get_index(openmpi_MPI_T_category_get_in
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_index) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_index__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_index) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_index__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 357);
     int tracer_result;
@@ -31738,9 +31383,8 @@ static int openmpi_traced_MPI_T_category_get_cvars(openmpi_MPI_T_category_get_cv
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_cvars) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_cvars__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_cvars) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_cvars__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 358);
     int tracer_result;
@@ -31820,9 +31464,8 @@ static int openmpi_traced_MPI_T_category_get_pvars(openmpi_MPI_T_category_get_pv
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_pvars) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_pvars__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_pvars) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_pvars__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 359);
     int tracer_result;
@@ -31902,9 +31545,8 @@ static int openmpi_traced_MPI_T_category_get_categories(openmpi_MPI_T_category_g
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_categories) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_categories__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_categories) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_categories__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 360);
     int tracer_result;
@@ -31983,9 +31625,8 @@ static int openmpi_traced_MPI_T_category_changed(openmpi_MPI_T_category_changed_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_changed) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_changed__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_changed) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_changed__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 361);
     int tracer_result;
@@ -32059,9 +31700,8 @@ static int openmpi_traced_MPI_T_pvar_get_num(openmpi_MPI_T_pvar_get_num_fn *trac
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_num) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_num__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_num) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_num__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 362);
     int tracer_result;
@@ -32140,9 +31780,8 @@ static int openmpi_traced_MPI_T_pvar_get_info(openmpi_MPI_T_pvar_get_info_fn *tr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_info) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_info__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_info) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_info__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 363);
     int tracer_result;
@@ -32265,9 +31904,8 @@ static int openmpi_traced_MPI_T_pvar_get_index(openmpi_MPI_T_pvar_get_index_fn *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_index) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_index__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_index) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_index__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 364);
     int tracer_result;
@@ -32348,9 +31986,8 @@ static int openmpi_traced_MPI_T_pvar_session_create(openmpi_MPI_T_pvar_session_c
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_session_create) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_session_create__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_session_create) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_session_create__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 365);
     int tracer_result;
@@ -32425,9 +32062,8 @@ static int openmpi_traced_MPI_T_pvar_session_free(openmpi_MPI_T_pvar_session_fre
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_session_free) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_session_free__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_session_free) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_session_free__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 366);
     int tracer_result;
@@ -32504,9 +32140,8 @@ static int openmpi_traced_MPI_T_pvar_handle_alloc(openmpi_MPI_T_pvar_handle_allo
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_handle_alloc) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_handle_alloc__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_handle_alloc) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_handle_alloc__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 367);
     int tracer_result;
@@ -32595,9 +32230,8 @@ static int openmpi_traced_MPI_T_pvar_handle_free(openmpi_MPI_T_pvar_handle_free_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_handle_free) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_handle_free__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_handle_free) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_handle_free__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 368);
     int tracer_result;
@@ -32675,9 +32309,8 @@ static int openmpi_traced_MPI_T_pvar_start(openmpi_MPI_T_pvar_start_fn *tracer_r
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_start) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_start__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_start) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_start__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 369);
     int tracer_result;
@@ -32753,9 +32386,8 @@ static int openmpi_traced_MPI_T_pvar_stop(openmpi_MPI_T_pvar_stop_fn *tracer_rea
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_stop) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_stop__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_stop) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_stop__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 370);
     int tracer_result;
@@ -32831,9 +32463,8 @@ static int openmpi_traced_MPI_T_pvar_read(openmpi_MPI_T_pvar_read_fn *tracer_rea
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_read) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_read__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_read) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_read__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 371);
     int tracer_result;
@@ -32912,9 +32543,8 @@ static int openmpi_traced_MPI_T_pvar_write(openmpi_MPI_T_pvar_write_fn *tracer_r
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_write) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_write__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_write) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_write__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 372);
     int tracer_result;
@@ -32993,9 +32623,8 @@ static int openmpi_traced_MPI_T_pvar_reset(openmpi_MPI_T_pvar_reset_fn *tracer_r
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_reset) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_reset__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_reset) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_reset__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 373);
     int tracer_result;
@@ -33072,9 +32701,8 @@ static int openmpi_traced_MPI_T_pvar_readreset(openmpi_MPI_T_pvar_readreset_fn *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_readreset) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_readreset__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_readreset) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_readreset__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 374);
     int tracer_result;
@@ -33153,9 +32781,8 @@ static int openmpi_traced_MPI_T_enum_get_info(openmpi_MPI_T_enum_get_info_fn *tr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_enum_get_info) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_enum_get_info__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_enum_get_info) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_enum_get_info__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 375);
     int tracer_result;
@@ -33240,9 +32867,8 @@ static int openmpi_traced_MPI_T_enum_get_item(openmpi_MPI_T_enum_get_item_fn *tr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_enum_get_item) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_enum_get_item__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_enum_get_item) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_enum_get_item__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 376);
     int tracer_result;
@@ -33329,9 +32955,8 @@ static int openmpi_traced_MPI_Attr_delete(openmpi_MPI_Attr_delete_fn *tracer_rea
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_delete) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_delete__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_delete) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_delete__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 377);
     int tracer_result;
@@ -33407,9 +33032,8 @@ static int openmpi_traced_MPI_Attr_get(openmpi_MPI_Attr_get_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_get) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_get__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_get) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_get__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 378);
     int tracer_result;
@@ -33492,9 +33116,8 @@ static int openmpi_traced_MPI_Attr_put(openmpi_MPI_Attr_put_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_put) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_put__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_put) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_put__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 379);
     int tracer_result;
@@ -33575,9 +33198,8 @@ static int openmpi_traced_MPI_Keyval_create(openmpi_MPI_Keyval_create_fn *tracer
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_create) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_create__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_create) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_create__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 380);
     int tracer_result;
@@ -33660,9 +33282,8 @@ static int openmpi_traced_MPI_Keyval_free(openmpi_MPI_Keyval_free_fn *tracer_rea
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_free) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_free__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_free) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_free__full)) {
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", 381);
     int tracer_result;

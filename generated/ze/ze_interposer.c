@@ -755,9 +755,8 @@ static ze_result_t ze_traced_zeInit(ze_zeInit_fn *tracer_real, const void *trace
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeInit) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeInit__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeInit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeInit__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 0);
     ze_result_t tracer_result;
@@ -830,9 +829,8 @@ static ze_result_t ze_traced_zeDriverGet(ze_zeDriverGet_fn *tracer_real, const v
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGet) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGet__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGet) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGet__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 1);
     ze_result_t tracer_result;
@@ -910,9 +908,8 @@ static ze_result_t ze_traced_zeDriverGetApiVersion(ze_zeDriverGetApiVersion_fn *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetApiVersion) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetApiVersion__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetApiVersion) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetApiVersion__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 2);
     ze_result_t tracer_result;
@@ -990,9 +987,8 @@ static ze_result_t ze_traced_zeDriverGetProperties(ze_zeDriverGetProperties_fn *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetProperties) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetProperties__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetProperties) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetProperties__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 3);
     ze_result_t tracer_result;
@@ -1071,9 +1067,8 @@ static ze_result_t ze_traced_zeDriverGetIpcProperties(ze_zeDriverGetIpcPropertie
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetIpcProperties) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetIpcProperties__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetIpcProperties) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetIpcProperties__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 4);
     ze_result_t tracer_result;
@@ -1153,9 +1148,8 @@ static ze_result_t ze_traced_zeDriverGetExtensionProperties(ze_zeDriverGetExtens
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetExtensionProperties) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetExtensionProperties__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetExtensionProperties) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetExtensionProperties__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 5);
     ze_result_t tracer_result;
@@ -1306,9 +1300,8 @@ static ze_result_t ze_traced_zeDeviceGet(ze_zeDeviceGet_fn *tracer_real, const v
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGet) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGet__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGet) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGet__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 7);
     ze_result_t tracer_result;
@@ -1389,9 +1382,8 @@ static ze_result_t ze_traced_zeDeviceGetSubDevices(ze_zeDeviceGetSubDevices_fn *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetSubDevices) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetSubDevices__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetSubDevices) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetSubDevices__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 8);
     ze_result_t tracer_result;
@@ -1474,9 +1466,8 @@ static ze_result_t ze_traced_zeDeviceGetProperties(ze_zeDeviceGetProperties_fn *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetProperties) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetProperties__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetProperties) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetProperties__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 9);
     ze_result_t tracer_result;
@@ -1555,9 +1546,8 @@ static ze_result_t ze_traced_zeDeviceGetComputeProperties(ze_zeDeviceGetComputeP
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetComputeProperties) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetComputeProperties__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetComputeProperties) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetComputeProperties__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 10);
     ze_result_t tracer_result;
@@ -1636,9 +1626,8 @@ static ze_result_t ze_traced_zeDeviceGetModuleProperties(ze_zeDeviceGetModulePro
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetModuleProperties) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetModuleProperties__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetModuleProperties) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetModuleProperties__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 11);
     ze_result_t tracer_result;
@@ -1718,9 +1707,8 @@ static ze_result_t ze_traced_zeDeviceGetCommandQueueGroupProperties(ze_zeDeviceG
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCommandQueueGroupProperties) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCommandQueueGroupProperties__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCommandQueueGroupProperties) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCommandQueueGroupProperties__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 12);
     ze_result_t tracer_result;
@@ -1805,9 +1793,8 @@ static ze_result_t ze_traced_zeDeviceGetMemoryProperties(ze_zeDeviceGetMemoryPro
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryProperties) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryProperties__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryProperties) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryProperties__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 13);
     ze_result_t tracer_result;
@@ -1890,9 +1877,8 @@ static ze_result_t ze_traced_zeDeviceGetMemoryAccessProperties(ze_zeDeviceGetMem
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryAccessProperties) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryAccessProperties__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryAccessProperties) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryAccessProperties__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 14);
     ze_result_t tracer_result;
@@ -1972,9 +1958,8 @@ static ze_result_t ze_traced_zeDeviceGetCacheProperties(ze_zeDeviceGetCachePrope
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCacheProperties) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCacheProperties__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCacheProperties) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCacheProperties__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 15);
     ze_result_t tracer_result;
@@ -2057,9 +2042,8 @@ static ze_result_t ze_traced_zeDeviceGetImageProperties(ze_zeDeviceGetImagePrope
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetImageProperties) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetImageProperties__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetImageProperties) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetImageProperties__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 16);
     ze_result_t tracer_result;
@@ -2138,9 +2122,8 @@ static ze_result_t ze_traced_zeDeviceGetExternalMemoryProperties(ze_zeDeviceGetE
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetExternalMemoryProperties) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetExternalMemoryProperties__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetExternalMemoryProperties) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetExternalMemoryProperties__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 17);
     ze_result_t tracer_result;
@@ -2221,9 +2204,8 @@ static ze_result_t ze_traced_zeDeviceGetP2PProperties(ze_zeDeviceGetP2PPropertie
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetP2PProperties) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetP2PProperties__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetP2PProperties) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetP2PProperties__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 18);
     ze_result_t tracer_result;
@@ -2305,9 +2287,8 @@ static ze_result_t ze_traced_zeDeviceCanAccessPeer(ze_zeDeviceCanAccessPeer_fn *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceCanAccessPeer) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceCanAccessPeer__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceCanAccessPeer) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceCanAccessPeer__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 19);
     ze_result_t tracer_result;
@@ -2389,9 +2370,8 @@ static ze_result_t ze_traced_zeDeviceGetStatus(ze_zeDeviceGetStatus_fn *tracer_r
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetStatus) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetStatus__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetStatus) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetStatus__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 20);
     ze_result_t tracer_result;
@@ -2467,9 +2447,8 @@ static ze_result_t ze_traced_zeDeviceGetGlobalTimestamps(ze_zeDeviceGetGlobalTim
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetGlobalTimestamps) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetGlobalTimestamps__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetGlobalTimestamps) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetGlobalTimestamps__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 21);
     ze_result_t tracer_result;
@@ -2553,9 +2532,8 @@ static ze_result_t ze_traced_zeContextCreate(ze_zeContextCreate_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreate) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreate__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreate) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreate__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 22);
     ze_result_t tracer_result;
@@ -2640,9 +2618,8 @@ static ze_result_t ze_traced_zeContextCreateEx(ze_zeContextCreateEx_fn *tracer_r
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreateEx) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreateEx__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreateEx) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreateEx__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 23);
     ze_result_t tracer_result;
@@ -2789,9 +2766,8 @@ static ze_result_t ze_traced_zeContextGetStatus(ze_zeContextGetStatus_fn *tracer
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextGetStatus) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextGetStatus__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextGetStatus) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextGetStatus__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 25);
     ze_result_t tracer_result;
@@ -2868,9 +2844,8 @@ static ze_result_t ze_traced_zeCommandQueueCreate(ze_zeCommandQueueCreate_fn *tr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueCreate) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueCreate__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueCreate) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueCreate__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 26);
     ze_result_t tracer_result;
@@ -2955,9 +2930,8 @@ static ze_result_t ze_traced_zeCommandQueueDestroy(ze_zeCommandQueueDestroy_fn *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueDestroy) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueDestroy__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueDestroy) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueDestroy__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 27);
     ze_result_t tracer_result;
@@ -3373,9 +3347,8 @@ static ze_result_t ze_traced_zeCommandListClose(ze_zeCommandListClose_fn *tracer
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListClose) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListClose__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListClose) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListClose__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 33);
     ze_result_t tracer_result;
@@ -3512,9 +3485,8 @@ static ze_result_t ze_traced_zeCommandListAppendWriteGlobalTimestamp(ze_zeComman
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWriteGlobalTimestamp) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWriteGlobalTimestamp__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWriteGlobalTimestamp) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWriteGlobalTimestamp__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 35);
     ze_result_t tracer_result;
@@ -3608,9 +3580,8 @@ static ze_result_t ze_traced_zeCommandListAppendBarrier(ze_zeCommandListAppendBa
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendBarrier) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendBarrier__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendBarrier) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendBarrier__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 36);
     ze_result_t tracer_result;
@@ -3702,9 +3673,8 @@ static ze_result_t ze_traced_zeCommandListAppendMemoryRangesBarrier(ze_zeCommand
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryRangesBarrier) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryRangesBarrier__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryRangesBarrier) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryRangesBarrier__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 37);
     ze_result_t tracer_result;
@@ -3804,9 +3774,8 @@ static ze_result_t ze_traced_zeContextSystemBarrier(ze_zeContextSystemBarrier_fn
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextSystemBarrier) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextSystemBarrier__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextSystemBarrier) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextSystemBarrier__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 38);
     ze_result_t tracer_result;
@@ -4309,9 +4278,8 @@ static ze_result_t ze_traced_zeCommandListAppendImageCopy(ze_zeCommandListAppend
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopy) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopy__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopy) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopy__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 43);
     ze_result_t tracer_result;
@@ -4412,9 +4380,8 @@ static ze_result_t ze_traced_zeCommandListAppendImageCopyRegion(ze_zeCommandList
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyRegion) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyRegion__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyRegion) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyRegion__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 44);
     ze_result_t tracer_result;
@@ -4524,9 +4491,8 @@ static ze_result_t ze_traced_zeCommandListAppendImageCopyToMemory(ze_zeCommandLi
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyToMemory) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyToMemory__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyToMemory) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyToMemory__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 45);
     ze_result_t tracer_result;
@@ -4631,9 +4597,8 @@ static ze_result_t ze_traced_zeCommandListAppendImageCopyFromMemory(ze_zeCommand
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyFromMemory) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyFromMemory__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyFromMemory) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyFromMemory__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 46);
     ze_result_t tracer_result;
@@ -4733,9 +4698,8 @@ static ze_result_t ze_traced_zeCommandListAppendMemoryPrefetch(ze_zeCommandListA
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryPrefetch) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryPrefetch__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryPrefetch) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryPrefetch__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 47);
     ze_result_t tracer_result;
@@ -4819,9 +4783,8 @@ static ze_result_t ze_traced_zeCommandListAppendMemAdvise(ze_zeCommandListAppend
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemAdvise) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemAdvise__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemAdvise) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemAdvise__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 48);
     ze_result_t tracer_result;
@@ -4983,9 +4946,8 @@ static ze_result_t ze_traced_zeEventPoolDestroy(ze_zeEventPoolDestroy_fn *tracer
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolDestroy) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolDestroy__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolDestroy) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolDestroy__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 50);
     ze_result_t tracer_result;
@@ -5060,9 +5022,8 @@ static ze_result_t ze_traced_zeEventCreate(ze_zeEventCreate_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventCreate) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventCreate__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventCreate) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventCreate__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 51);
     ze_result_t tracer_result;
@@ -5143,9 +5104,8 @@ static ze_result_t ze_traced_zeEventDestroy(ze_zeEventDestroy_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventDestroy) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventDestroy__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventDestroy) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventDestroy__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 52);
     ze_result_t tracer_result;
@@ -5220,9 +5180,8 @@ static ze_result_t ze_traced_zeEventPoolGetIpcHandle(ze_zeEventPoolGetIpcHandle_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolGetIpcHandle) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolGetIpcHandle__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolGetIpcHandle) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolGetIpcHandle__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 53);
     ze_result_t tracer_result;
@@ -5302,9 +5261,8 @@ static ze_result_t ze_traced_zeEventPoolOpenIpcHandle(ze_zeEventPoolOpenIpcHandl
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolOpenIpcHandle) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolOpenIpcHandle__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolOpenIpcHandle) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolOpenIpcHandle__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 54);
     ze_result_t tracer_result;
@@ -5385,9 +5343,8 @@ static ze_result_t ze_traced_zeEventPoolCloseIpcHandle(ze_zeEventPoolCloseIpcHan
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolCloseIpcHandle) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolCloseIpcHandle__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolCloseIpcHandle) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolCloseIpcHandle__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 55);
     ze_result_t tracer_result;
@@ -5462,9 +5419,8 @@ static ze_result_t ze_traced_zeCommandListAppendSignalEvent(ze_zeCommandListAppe
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendSignalEvent) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendSignalEvent__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendSignalEvent) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendSignalEvent__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 56);
     ze_result_t tracer_result;
@@ -5544,9 +5500,8 @@ static ze_result_t ze_traced_zeCommandListAppendWaitOnEvents(ze_zeCommandListApp
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWaitOnEvents) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWaitOnEvents__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWaitOnEvents) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWaitOnEvents__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 57);
     ze_result_t tracer_result;
@@ -5626,9 +5581,8 @@ static ze_result_t ze_traced_zeEventHostSignal(ze_zeEventHostSignal_fn *tracer_r
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostSignal) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostSignal__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostSignal) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostSignal__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 58);
     ze_result_t tracer_result;
@@ -5822,9 +5776,8 @@ static ze_result_t ze_traced_zeCommandListAppendEventReset(ze_zeCommandListAppen
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendEventReset) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendEventReset__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendEventReset) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendEventReset__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 61);
     ze_result_t tracer_result;
@@ -5901,9 +5854,8 @@ static ze_result_t ze_traced_zeEventHostReset(ze_zeEventHostReset_fn *tracer_rea
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostReset) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostReset__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostReset) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostReset__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 62);
     ze_result_t tracer_result;
@@ -5978,9 +5930,8 @@ static ze_result_t ze_traced_zeEventQueryKernelTimestamp(ze_zeEventQueryKernelTi
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryKernelTimestamp) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryKernelTimestamp__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryKernelTimestamp) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryKernelTimestamp__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 63);
     ze_result_t tracer_result;
@@ -6066,9 +6017,8 @@ static ze_result_t ze_traced_zeCommandListAppendQueryKernelTimestamps(ze_zeComma
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendQueryKernelTimestamps) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendQueryKernelTimestamps__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendQueryKernelTimestamps) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendQueryKernelTimestamps__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 64);
     ze_result_t tracer_result;
@@ -6172,9 +6122,8 @@ static ze_result_t ze_traced_zeFenceCreate(ze_zeFenceCreate_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceCreate) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceCreate__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceCreate) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceCreate__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 65);
     ze_result_t tracer_result;
@@ -6255,9 +6204,8 @@ static ze_result_t ze_traced_zeFenceDestroy(ze_zeFenceDestroy_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceDestroy) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceDestroy__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceDestroy) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceDestroy__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 66);
     ze_result_t tracer_result;
@@ -6391,9 +6339,8 @@ static ze_result_t ze_traced_zeFenceQueryStatus(ze_zeFenceQueryStatus_fn *tracer
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceQueryStatus) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceQueryStatus__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceQueryStatus) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceQueryStatus__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 68);
     ze_result_t tracer_result;
@@ -6466,9 +6413,8 @@ static ze_result_t ze_traced_zeFenceReset(ze_zeFenceReset_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceReset) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceReset__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceReset) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceReset__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 69);
     ze_result_t tracer_result;
@@ -6544,9 +6490,8 @@ static ze_result_t ze_traced_zeImageGetProperties(ze_zeImageGetProperties_fn *tr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetProperties) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetProperties__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetProperties) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetProperties__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 70);
     ze_result_t tracer_result;
@@ -6628,9 +6573,8 @@ static ze_result_t ze_traced_zeImageCreate(ze_zeImageCreate_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageCreate) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageCreate__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageCreate) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageCreate__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 71);
     ze_result_t tracer_result;
@@ -6713,9 +6657,8 @@ static ze_result_t ze_traced_zeImageDestroy(ze_zeImageDestroy_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageDestroy) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageDestroy__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageDestroy) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageDestroy__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 72);
     ze_result_t tracer_result;
@@ -7085,9 +7028,8 @@ static ze_result_t ze_traced_zeMemGetAllocProperties(ze_zeMemGetAllocProperties_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAllocProperties) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAllocProperties__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAllocProperties) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAllocProperties__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 77);
     ze_result_t tracer_result;
@@ -7173,9 +7115,8 @@ static ze_result_t ze_traced_zeMemGetAddressRange(ze_zeMemGetAddressRange_fn *tr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAddressRange) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAddressRange__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAddressRange) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAddressRange__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 78);
     ze_result_t tracer_result;
@@ -7261,9 +7202,8 @@ static ze_result_t ze_traced_zeMemGetIpcHandle(ze_zeMemGetIpcHandle_fn *tracer_r
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetIpcHandle) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetIpcHandle__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetIpcHandle) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetIpcHandle__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 79);
     ze_result_t tracer_result;
@@ -7347,9 +7287,8 @@ static ze_result_t ze_traced_zeMemOpenIpcHandle(ze_zeMemOpenIpcHandle_fn *tracer
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemOpenIpcHandle) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemOpenIpcHandle__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemOpenIpcHandle) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemOpenIpcHandle__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 80);
     ze_result_t tracer_result;
@@ -7434,9 +7373,8 @@ static ze_result_t ze_traced_zeMemCloseIpcHandle(ze_zeMemCloseIpcHandle_fn *trac
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemCloseIpcHandle) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemCloseIpcHandle__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemCloseIpcHandle) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemCloseIpcHandle__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 81);
     ze_result_t tracer_result;
@@ -7515,9 +7453,8 @@ static ze_result_t ze_traced_zeModuleCreate(ze_zeModuleCreate_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleCreate) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleCreate__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleCreate) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleCreate__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 82);
     ze_result_t tracer_result;
@@ -7605,9 +7542,8 @@ static ze_result_t ze_traced_zeModuleDestroy(ze_zeModuleDestroy_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDestroy) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDestroy__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDestroy) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDestroy__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 83);
     ze_result_t tracer_result;
@@ -7682,9 +7618,8 @@ static ze_result_t ze_traced_zeModuleDynamicLink(ze_zeModuleDynamicLink_fn *trac
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDynamicLink) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDynamicLink__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDynamicLink) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDynamicLink__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 84);
     ze_result_t tracer_result;
@@ -7766,9 +7701,8 @@ static ze_result_t ze_traced_zeModuleBuildLogDestroy(ze_zeModuleBuildLogDestroy_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogDestroy) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogDestroy__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogDestroy) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogDestroy__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 85);
     ze_result_t tracer_result;
@@ -7844,9 +7778,8 @@ static ze_result_t ze_traced_zeModuleBuildLogGetString(ze_zeModuleBuildLogGetStr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogGetString) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogGetString__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogGetString) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogGetString__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 86);
     ze_result_t tracer_result;
@@ -7930,9 +7863,8 @@ static ze_result_t ze_traced_zeModuleGetNativeBinary(ze_zeModuleGetNativeBinary_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetNativeBinary) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetNativeBinary__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetNativeBinary) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetNativeBinary__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 87);
     ze_result_t tracer_result;
@@ -8017,9 +7949,8 @@ static ze_result_t ze_traced_zeModuleGetGlobalPointer(ze_zeModuleGetGlobalPointe
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetGlobalPointer) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetGlobalPointer__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetGlobalPointer) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetGlobalPointer__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 88);
     ze_result_t tracer_result;
@@ -8105,9 +8036,8 @@ static ze_result_t ze_traced_zeModuleGetKernelNames(ze_zeModuleGetKernelNames_fn
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetKernelNames) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetKernelNames__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetKernelNames) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetKernelNames__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 89);
     ze_result_t tracer_result;
@@ -8189,9 +8119,8 @@ static ze_result_t ze_traced_zeModuleGetProperties(ze_zeModuleGetProperties_fn *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetProperties) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetProperties__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetProperties) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetProperties__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 90);
     ze_result_t tracer_result;
@@ -8335,9 +8264,8 @@ static ze_result_t ze_traced_zeKernelDestroy(ze_zeKernelDestroy_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelDestroy) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelDestroy__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelDestroy) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelDestroy__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 92);
     ze_result_t tracer_result;
@@ -8413,9 +8341,8 @@ static ze_result_t ze_traced_zeModuleGetFunctionPointer(ze_zeModuleGetFunctionPo
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetFunctionPointer) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetFunctionPointer__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetFunctionPointer) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetFunctionPointer__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 93);
     ze_result_t tracer_result;
@@ -8498,9 +8425,8 @@ static ze_result_t ze_traced_zeKernelSetGroupSize(ze_zeKernelSetGroupSize_fn *tr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGroupSize) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGroupSize__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGroupSize) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGroupSize__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 94);
     ze_result_t tracer_result;
@@ -8587,9 +8513,8 @@ static ze_result_t ze_traced_zeKernelSuggestGroupSize(ze_zeKernelSuggestGroupSiz
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSuggestGroupSize) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSuggestGroupSize__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSuggestGroupSize) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSuggestGroupSize__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 95);
     ze_result_t tracer_result;
@@ -8689,9 +8614,8 @@ static ze_result_t ze_traced_zeKernelSuggestMaxCooperativeGroupCount(ze_zeKernel
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSuggestMaxCooperativeGroupCount) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSuggestMaxCooperativeGroupCount__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSuggestMaxCooperativeGroupCount) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSuggestMaxCooperativeGroupCount__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 96);
     ze_result_t tracer_result;
@@ -8771,9 +8695,8 @@ static ze_result_t ze_traced_zeKernelSetArgumentValue(ze_zeKernelSetArgumentValu
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetArgumentValue) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetArgumentValue__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetArgumentValue) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetArgumentValue__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 97);
     ze_result_t tracer_result;
@@ -8857,9 +8780,8 @@ static ze_result_t ze_traced_zeKernelSetIndirectAccess(ze_zeKernelSetIndirectAcc
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetIndirectAccess) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetIndirectAccess__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetIndirectAccess) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetIndirectAccess__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 98);
     ze_result_t tracer_result;
@@ -8938,9 +8860,8 @@ static ze_result_t ze_traced_zeKernelGetIndirectAccess(ze_zeKernelGetIndirectAcc
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetIndirectAccess) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetIndirectAccess__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetIndirectAccess) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetIndirectAccess__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 99);
     ze_result_t tracer_result;
@@ -9020,9 +8941,8 @@ static ze_result_t ze_traced_zeKernelGetSourceAttributes(ze_zeKernelGetSourceAtt
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetSourceAttributes) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetSourceAttributes__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetSourceAttributes) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetSourceAttributes__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 100);
     ze_result_t tracer_result;
@@ -9105,9 +9025,8 @@ static ze_result_t ze_traced_zeKernelSetCacheConfig(ze_zeKernelSetCacheConfig_fn
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetCacheConfig) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetCacheConfig__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetCacheConfig) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetCacheConfig__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 101);
     ze_result_t tracer_result;
@@ -9184,9 +9103,8 @@ static ze_result_t ze_traced_zeKernelGetProperties(ze_zeKernelGetProperties_fn *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetProperties) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetProperties__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetProperties) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetProperties__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 102);
     ze_result_t tracer_result;
@@ -9264,9 +9182,8 @@ static ze_result_t ze_traced_zeKernelGetName(ze_zeKernelGetName_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetName) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetName__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetName) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetName__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 103);
     ze_result_t tracer_result;
@@ -9642,9 +9559,8 @@ static ze_result_t ze_traced_zeCommandListAppendLaunchMultipleKernelsIndirect(ze
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchMultipleKernelsIndirect) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchMultipleKernelsIndirect__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchMultipleKernelsIndirect) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchMultipleKernelsIndirect__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 107);
     ze_result_t tracer_result;
@@ -9753,9 +9669,8 @@ static ze_result_t ze_traced_zeContextMakeMemoryResident(ze_zeContextMakeMemoryR
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeMemoryResident) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeMemoryResident__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeMemoryResident) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeMemoryResident__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 108);
     ze_result_t tracer_result;
@@ -9840,9 +9755,8 @@ static ze_result_t ze_traced_zeContextEvictMemory(ze_zeContextEvictMemory_fn *tr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictMemory) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictMemory__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictMemory) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictMemory__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 109);
     ze_result_t tracer_result;
@@ -9927,9 +9841,8 @@ static ze_result_t ze_traced_zeContextMakeImageResident(ze_zeContextMakeImageRes
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeImageResident) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeImageResident__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeImageResident) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeImageResident__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 110);
     ze_result_t tracer_result;
@@ -10012,9 +9925,8 @@ static ze_result_t ze_traced_zeContextEvictImage(ze_zeContextEvictImage_fn *trac
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictImage) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictImage__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictImage) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictImage__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 111);
     ze_result_t tracer_result;
@@ -10098,9 +10010,8 @@ static ze_result_t ze_traced_zeSamplerCreate(ze_zeSamplerCreate_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerCreate) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerCreate__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerCreate) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerCreate__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 112);
     ze_result_t tracer_result;
@@ -10184,9 +10095,8 @@ static ze_result_t ze_traced_zeSamplerDestroy(ze_zeSamplerDestroy_fn *tracer_rea
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerDestroy) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerDestroy__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerDestroy) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerDestroy__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 113);
     ze_result_t tracer_result;
@@ -10261,9 +10171,8 @@ static ze_result_t ze_traced_zeVirtualMemReserve(ze_zeVirtualMemReserve_fn *trac
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemReserve) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemReserve__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemReserve) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemReserve__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 114);
     ze_result_t tracer_result;
@@ -10348,9 +10257,8 @@ static ze_result_t ze_traced_zeVirtualMemFree(ze_zeVirtualMemFree_fn *tracer_rea
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemFree) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemFree__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemFree) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemFree__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 115);
     ze_result_t tracer_result;
@@ -10430,9 +10338,8 @@ static ze_result_t ze_traced_zeVirtualMemQueryPageSize(ze_zeVirtualMemQueryPageS
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemQueryPageSize) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemQueryPageSize__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemQueryPageSize) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemQueryPageSize__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 116);
     ze_result_t tracer_result;
@@ -10519,9 +10426,8 @@ static ze_result_t ze_traced_zePhysicalMemCreate(ze_zePhysicalMemCreate_fn *trac
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemCreate) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemCreate__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemCreate) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemCreate__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 117);
     ze_result_t tracer_result;
@@ -10607,9 +10513,8 @@ static ze_result_t ze_traced_zePhysicalMemDestroy(ze_zePhysicalMemDestroy_fn *tr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemDestroy) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemDestroy__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemDestroy) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemDestroy__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 118);
     ze_result_t tracer_result;
@@ -10689,9 +10594,8 @@ static ze_result_t ze_traced_zeVirtualMemMap(ze_zeVirtualMemMap_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemMap) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemMap__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemMap) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemMap__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 119);
     ze_result_t tracer_result;
@@ -10781,9 +10685,8 @@ static ze_result_t ze_traced_zeVirtualMemUnmap(ze_zeVirtualMemUnmap_fn *tracer_r
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemUnmap) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemUnmap__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemUnmap) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemUnmap__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 120);
     ze_result_t tracer_result;
@@ -10863,9 +10766,8 @@ static ze_result_t ze_traced_zeVirtualMemSetAccessAttribute(ze_zeVirtualMemSetAc
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemSetAccessAttribute) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemSetAccessAttribute__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemSetAccessAttribute) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemSetAccessAttribute__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 121);
     ze_result_t tracer_result;
@@ -10951,9 +10853,8 @@ static ze_result_t ze_traced_zeVirtualMemGetAccessAttribute(ze_zeVirtualMemGetAc
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemGetAccessAttribute) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemGetAccessAttribute__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemGetAccessAttribute) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemGetAccessAttribute__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 122);
     ze_result_t tracer_result;
@@ -11043,9 +10944,8 @@ static ze_result_t ze_traced_zeKernelSetGlobalOffsetExp(ze_zeKernelSetGlobalOffs
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGlobalOffsetExp) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGlobalOffsetExp__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGlobalOffsetExp) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGlobalOffsetExp__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 123);
     ze_result_t tracer_result;
@@ -11129,9 +11029,8 @@ static ze_result_t ze_traced_zeDeviceReserveCacheExt(ze_zeDeviceReserveCacheExt_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceReserveCacheExt) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceReserveCacheExt__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceReserveCacheExt) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceReserveCacheExt__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 124);
     ze_result_t tracer_result;
@@ -11214,9 +11113,8 @@ static ze_result_t ze_traced_zeDeviceSetCacheAdviceExt(ze_zeDeviceSetCacheAdvice
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceSetCacheAdviceExt) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceSetCacheAdviceExt__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceSetCacheAdviceExt) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceSetCacheAdviceExt__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 125);
     ze_result_t tracer_result;
@@ -11301,9 +11199,8 @@ static ze_result_t ze_traced_zeEventQueryTimestampsExp(ze_zeEventQueryTimestamps
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryTimestampsExp) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryTimestampsExp__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryTimestampsExp) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryTimestampsExp__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 126);
     ze_result_t tracer_result;
@@ -11388,9 +11285,8 @@ static ze_result_t ze_traced_zeImageGetMemoryPropertiesExp(ze_zeImageGetMemoryPr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetMemoryPropertiesExp) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetMemoryPropertiesExp__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetMemoryPropertiesExp) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetMemoryPropertiesExp__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 127);
     ze_result_t tracer_result;
@@ -11472,9 +11368,8 @@ static ze_result_t ze_traced_zeImageViewCreateExp(ze_zeImageViewCreateExp_fn *tr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageViewCreateExp) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageViewCreateExp__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageViewCreateExp) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageViewCreateExp__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 128);
     ze_result_t tracer_result;
@@ -11563,9 +11458,8 @@ static ze_result_t ze_traced_zeKernelSchedulingHintExp(ze_zeKernelSchedulingHint
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSchedulingHintExp) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSchedulingHintExp__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSchedulingHintExp) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSchedulingHintExp__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 129);
     ze_result_t tracer_result;
@@ -11644,9 +11538,8 @@ static ze_result_t ze_traced_zeDevicePciGetPropertiesExt(ze_zeDevicePciGetProper
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDevicePciGetPropertiesExt) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDevicePciGetPropertiesExt__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDevicePciGetPropertiesExt) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDevicePciGetPropertiesExt__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 130);
     ze_result_t tracer_result;
@@ -11733,9 +11626,8 @@ static ze_result_t ze_traced_zeCommandListAppendImageCopyToMemoryExt(ze_zeComman
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyToMemoryExt) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyToMemoryExt__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyToMemoryExt) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyToMemoryExt__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 131);
     ze_result_t tracer_result;
@@ -11850,9 +11742,8 @@ static ze_result_t ze_traced_zeCommandListAppendImageCopyFromMemoryExt(ze_zeComm
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyFromMemoryExt) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyFromMemoryExt__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyFromMemoryExt) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyFromMemoryExt__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 132);
     ze_result_t tracer_result;
@@ -11962,9 +11853,8 @@ static ze_result_t ze_traced_zeImageGetAllocPropertiesExt(ze_zeImageGetAllocProp
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetAllocPropertiesExt) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetAllocPropertiesExt__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetAllocPropertiesExt) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetAllocPropertiesExt__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 133);
     ze_result_t tracer_result;
@@ -12048,9 +11938,8 @@ static ze_result_t ze_traced_zeModuleInspectLinkageExt(ze_zeModuleInspectLinkage
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleInspectLinkageExt) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleInspectLinkageExt__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleInspectLinkageExt) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleInspectLinkageExt__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 134);
     ze_result_t tracer_result;
@@ -12135,9 +12024,8 @@ static ze_result_t ze_traced_zeMemFreeExt(ze_zeMemFreeExt_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemFreeExt) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemFreeExt__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemFreeExt) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemFreeExt__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 135);
     ze_result_t tracer_result;
@@ -12219,9 +12107,8 @@ static ze_result_t ze_traced_zeFabricVertexGetExp(ze_zeFabricVertexGetExp_fn *tr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetExp) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetExp__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetExp) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetExp__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 136);
     ze_result_t tracer_result;
@@ -12305,9 +12192,8 @@ static ze_result_t ze_traced_zeFabricVertexGetSubVerticesExp(ze_zeFabricVertexGe
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetSubVerticesExp) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetSubVerticesExp__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetSubVerticesExp) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetSubVerticesExp__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 137);
     ze_result_t tracer_result;
@@ -12390,9 +12276,8 @@ static ze_result_t ze_traced_zeFabricVertexGetPropertiesExp(ze_zeFabricVertexGet
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetPropertiesExp) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetPropertiesExp__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetPropertiesExp) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetPropertiesExp__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 138);
     ze_result_t tracer_result;
@@ -12471,9 +12356,8 @@ static ze_result_t ze_traced_zeFabricVertexGetDeviceExp(ze_zeFabricVertexGetDevi
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetDeviceExp) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetDeviceExp__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetDeviceExp) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetDeviceExp__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 139);
     ze_result_t tracer_result;
@@ -12553,9 +12437,8 @@ static ze_result_t ze_traced_zeDeviceGetFabricVertexExp(ze_zeDeviceGetFabricVert
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetFabricVertexExp) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetFabricVertexExp__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetFabricVertexExp) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetFabricVertexExp__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 140);
     ze_result_t tracer_result;
@@ -12636,9 +12519,8 @@ static ze_result_t ze_traced_zeFabricEdgeGetExp(ze_zeFabricEdgeGetExp_fn *tracer
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetExp) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetExp__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetExp) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetExp__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 141);
     ze_result_t tracer_result;
@@ -12725,9 +12607,8 @@ static ze_result_t ze_traced_zeFabricEdgeGetVerticesExp(ze_zeFabricEdgeGetVertic
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetVerticesExp) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetVerticesExp__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetVerticesExp) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetVerticesExp__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 142);
     ze_result_t tracer_result;
@@ -12812,9 +12693,8 @@ static ze_result_t ze_traced_zeFabricEdgeGetPropertiesExp(ze_zeFabricEdgeGetProp
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetPropertiesExp) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetPropertiesExp__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetPropertiesExp) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetPropertiesExp__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 143);
     ze_result_t tracer_result;
@@ -12894,9 +12774,8 @@ static ze_result_t ze_traced_zetModuleGetDebugInfo(ze_zetModuleGetDebugInfo_fn *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetModuleGetDebugInfo) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetModuleGetDebugInfo__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetModuleGetDebugInfo) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetModuleGetDebugInfo__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 144);
     ze_result_t tracer_result;
@@ -12983,9 +12862,8 @@ static ze_result_t ze_traced_zetDeviceGetDebugProperties(ze_zetDeviceGetDebugPro
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDeviceGetDebugProperties) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDeviceGetDebugProperties__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDeviceGetDebugProperties) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDeviceGetDebugProperties__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 145);
     ze_result_t tracer_result;
@@ -13064,9 +12942,8 @@ static ze_result_t ze_traced_zetDebugAttach(ze_zetDebugAttach_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAttach) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAttach__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAttach) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAttach__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 146);
     ze_result_t tracer_result;
@@ -13148,9 +13025,8 @@ static ze_result_t ze_traced_zetDebugDetach(ze_zetDebugDetach_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugDetach) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugDetach__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugDetach) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugDetach__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 147);
     ze_result_t tracer_result;
@@ -13225,9 +13101,8 @@ static ze_result_t ze_traced_zetDebugReadEvent(ze_zetDebugReadEvent_fn *tracer_r
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadEvent) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadEvent__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadEvent) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadEvent__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 148);
     ze_result_t tracer_result;
@@ -13309,9 +13184,8 @@ static ze_result_t ze_traced_zetDebugAcknowledgeEvent(ze_zetDebugAcknowledgeEven
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAcknowledgeEvent) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAcknowledgeEvent__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAcknowledgeEvent) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAcknowledgeEvent__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 149);
     ze_result_t tracer_result;
@@ -13389,9 +13263,8 @@ static ze_result_t ze_traced_zetDebugInterrupt(ze_zetDebugInterrupt_fn *tracer_r
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugInterrupt) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugInterrupt__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugInterrupt) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugInterrupt__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 150);
     ze_result_t tracer_result;
@@ -13467,9 +13340,8 @@ static ze_result_t ze_traced_zetDebugResume(ze_zetDebugResume_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugResume) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugResume__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugResume) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugResume__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 151);
     ze_result_t tracer_result;
@@ -13547,9 +13419,8 @@ static ze_result_t ze_traced_zetDebugReadMemory(ze_zetDebugReadMemory_fn *tracer
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadMemory) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadMemory__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadMemory) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadMemory__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 152);
     ze_result_t tracer_result;
@@ -13636,9 +13507,8 @@ static ze_result_t ze_traced_zetDebugWriteMemory(ze_zetDebugWriteMemory_fn *trac
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteMemory) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteMemory__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteMemory) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteMemory__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 153);
     ze_result_t tracer_result;
@@ -13725,9 +13595,8 @@ static ze_result_t ze_traced_zetDebugGetRegisterSetProperties(ze_zetDebugGetRegi
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugGetRegisterSetProperties) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugGetRegisterSetProperties__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugGetRegisterSetProperties) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugGetRegisterSetProperties__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 154);
     ze_result_t tracer_result;
@@ -13812,9 +13681,8 @@ static ze_result_t ze_traced_zetDebugReadRegisters(ze_zetDebugReadRegisters_fn *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadRegisters) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadRegisters__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadRegisters) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadRegisters__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 155);
     ze_result_t tracer_result;
@@ -13905,9 +13773,8 @@ static ze_result_t ze_traced_zetDebugWriteRegisters(ze_zetDebugWriteRegisters_fn
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteRegisters) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteRegisters__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteRegisters) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteRegisters__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 156);
     ze_result_t tracer_result;
@@ -13996,9 +13863,8 @@ static ze_result_t ze_traced_zetMetricGroupGet(ze_zetMetricGroupGet_fn *tracer_r
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGet) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGet__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGet) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGet__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 157);
     ze_result_t tracer_result;
@@ -14081,9 +13947,8 @@ static ze_result_t ze_traced_zetMetricGroupGetProperties(ze_zetMetricGroupGetPro
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGetProperties) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGetProperties__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGetProperties) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGetProperties__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 158);
     ze_result_t tracer_result;
@@ -14166,9 +14031,8 @@ static ze_result_t ze_traced_zetMetricGroupCalculateMetricValues(ze_zetMetricGro
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupCalculateMetricValues) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupCalculateMetricValues__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupCalculateMetricValues) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupCalculateMetricValues__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 159);
     ze_result_t tracer_result;
@@ -14263,9 +14127,8 @@ static ze_result_t ze_traced_zetMetricGet(ze_zetMetricGet_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGet) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGet__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGet) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGet__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 160);
     ze_result_t tracer_result;
@@ -14348,9 +14211,8 @@ static ze_result_t ze_traced_zetMetricGetProperties(ze_zetMetricGetProperties_fn
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGetProperties) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGetProperties__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGetProperties) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGetProperties__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 161);
     ze_result_t tracer_result;
@@ -14430,9 +14292,8 @@ static ze_result_t ze_traced_zetContextActivateMetricGroups(ze_zetContextActivat
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetContextActivateMetricGroups) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetContextActivateMetricGroups__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetContextActivateMetricGroups) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetContextActivateMetricGroups__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 162);
     ze_result_t tracer_result;
@@ -14521,9 +14382,8 @@ static ze_result_t ze_traced_zetMetricStreamerOpen(ze_zetMetricStreamerOpen_fn *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerOpen) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerOpen__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerOpen) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerOpen__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 163);
     ze_result_t tracer_result;
@@ -14620,9 +14480,8 @@ static ze_result_t ze_traced_zetCommandListAppendMetricStreamerMarker(ze_zetComm
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricStreamerMarker) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricStreamerMarker__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricStreamerMarker) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricStreamerMarker__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 164);
     ze_result_t tracer_result;
@@ -14705,9 +14564,8 @@ static ze_result_t ze_traced_zetMetricStreamerClose(ze_zetMetricStreamerClose_fn
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerClose) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerClose__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerClose) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerClose__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 165);
     ze_result_t tracer_result;
@@ -14783,9 +14641,8 @@ static ze_result_t ze_traced_zetMetricStreamerReadData(ze_zetMetricStreamerReadD
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerReadData) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerReadData__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerReadData) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerReadData__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 166);
     ze_result_t tracer_result;
@@ -14875,9 +14732,8 @@ static ze_result_t ze_traced_zetMetricQueryPoolCreate(ze_zetMetricQueryPoolCreat
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolCreate) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolCreate__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolCreate) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolCreate__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 167);
     ze_result_t tracer_result;
@@ -14966,9 +14822,8 @@ static ze_result_t ze_traced_zetMetricQueryPoolDestroy(ze_zetMetricQueryPoolDest
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolDestroy) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolDestroy__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolDestroy) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolDestroy__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 168);
     ze_result_t tracer_result;
@@ -15045,9 +14900,8 @@ static ze_result_t ze_traced_zetMetricQueryCreate(ze_zetMetricQueryCreate_fn *tr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryCreate) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryCreate__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryCreate) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryCreate__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 169);
     ze_result_t tracer_result;
@@ -15129,9 +14983,8 @@ static ze_result_t ze_traced_zetMetricQueryDestroy(ze_zetMetricQueryDestroy_fn *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryDestroy) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryDestroy__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryDestroy) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryDestroy__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 170);
     ze_result_t tracer_result;
@@ -15205,9 +15058,8 @@ static ze_result_t ze_traced_zetMetricQueryReset(ze_zetMetricQueryReset_fn *trac
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryReset) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryReset__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryReset) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryReset__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 171);
     ze_result_t tracer_result;
@@ -15282,9 +15134,8 @@ static ze_result_t ze_traced_zetCommandListAppendMetricQueryBegin(ze_zetCommandL
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryBegin) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryBegin__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryBegin) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryBegin__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 172);
     ze_result_t tracer_result;
@@ -15366,9 +15217,8 @@ static ze_result_t ze_traced_zetCommandListAppendMetricQueryEnd(ze_zetCommandLis
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryEnd) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryEnd__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryEnd) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryEnd__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 173);
     ze_result_t tracer_result;
@@ -15459,9 +15309,8 @@ static ze_result_t ze_traced_zetCommandListAppendMetricMemoryBarrier(ze_zetComma
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricMemoryBarrier) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricMemoryBarrier__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricMemoryBarrier) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricMemoryBarrier__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 174);
     ze_result_t tracer_result;
@@ -15537,9 +15386,8 @@ static ze_result_t ze_traced_zetMetricQueryGetData(ze_zetMetricQueryGetData_fn *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryGetData) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryGetData__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryGetData) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryGetData__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 175);
     ze_result_t tracer_result;
@@ -15622,9 +15470,8 @@ static ze_result_t ze_traced_zetKernelGetProfileInfo(ze_zetKernelGetProfileInfo_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetKernelGetProfileInfo) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetKernelGetProfileInfo__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetKernelGetProfileInfo) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetKernelGetProfileInfo__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 176);
     ze_result_t tracer_result;
@@ -15704,9 +15551,8 @@ static ze_result_t ze_traced_zetTracerExpCreate(ze_zetTracerExpCreate_fn *tracer
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpCreate) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpCreate__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpCreate) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpCreate__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 177);
     ze_result_t tracer_result;
@@ -15788,9 +15634,8 @@ static ze_result_t ze_traced_zetTracerExpDestroy(ze_zetTracerExpDestroy_fn *trac
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpDestroy) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpDestroy__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpDestroy) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpDestroy__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 178);
     ze_result_t tracer_result;
@@ -15865,9 +15710,8 @@ static ze_result_t ze_traced_zetTracerExpSetPrologues(ze_zetTracerExpSetPrologue
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetPrologues) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetPrologues__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetPrologues) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetPrologues__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 179);
     ze_result_t tracer_result;
@@ -15945,9 +15789,8 @@ static ze_result_t ze_traced_zetTracerExpSetEpilogues(ze_zetTracerExpSetEpilogue
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEpilogues) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEpilogues__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEpilogues) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEpilogues__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 180);
     ze_result_t tracer_result;
@@ -16025,9 +15868,8 @@ static ze_result_t ze_traced_zetTracerExpSetEnabled(ze_zetTracerExpSetEnabled_fn
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEnabled) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEnabled__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEnabled) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEnabled__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 181);
     ze_result_t tracer_result;
@@ -16111,9 +15953,8 @@ static ze_result_t ze_traced_zetMetricGroupCalculateMultipleMetricValuesExp(ze_z
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupCalculateMultipleMetricValuesExp) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupCalculateMultipleMetricValuesExp__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupCalculateMultipleMetricValuesExp) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupCalculateMultipleMetricValuesExp__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 182);
     ze_result_t tracer_result;
@@ -16221,9 +16062,8 @@ static ze_result_t ze_traced_zesDeviceGetProperties(ze_zesDeviceGetProperties_fn
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetProperties) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetProperties__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetProperties) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetProperties__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 183);
     ze_result_t tracer_result;
@@ -16301,9 +16141,8 @@ static ze_result_t ze_traced_zesDeviceGetState(ze_zesDeviceGetState_fn *tracer_r
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetState) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetState__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetState) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetState__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 184);
     ze_result_t tracer_result;
@@ -16379,9 +16218,8 @@ static ze_result_t ze_traced_zesDeviceReset(ze_zesDeviceReset_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceReset) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceReset__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceReset) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceReset__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 185);
     ze_result_t tracer_result;
@@ -16459,9 +16297,8 @@ static ze_result_t ze_traced_zesDeviceProcessesGetState(ze_zesDeviceProcessesGet
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceProcessesGetState) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceProcessesGetState__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceProcessesGetState) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceProcessesGetState__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 186);
     ze_result_t tracer_result;
@@ -16544,9 +16381,8 @@ static ze_result_t ze_traced_zesDevicePciGetProperties(ze_zesDevicePciGetPropert
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetProperties) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetProperties__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetProperties) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetProperties__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 187);
     ze_result_t tracer_result;
@@ -16624,9 +16460,8 @@ static ze_result_t ze_traced_zesDevicePciGetState(ze_zesDevicePciGetState_fn *tr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetState) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetState__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetState) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetState__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 188);
     ze_result_t tracer_result;
@@ -16703,9 +16538,8 @@ static ze_result_t ze_traced_zesDevicePciGetBars(ze_zesDevicePciGetBars_fn *trac
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetBars) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetBars__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetBars) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetBars__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 189);
     ze_result_t tracer_result;
@@ -16788,9 +16622,8 @@ static ze_result_t ze_traced_zesDevicePciGetStats(ze_zesDevicePciGetStats_fn *tr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetStats) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetStats__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetStats) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetStats__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 190);
     ze_result_t tracer_result;
@@ -16868,9 +16701,8 @@ static ze_result_t ze_traced_zesDeviceEnumDiagnosticTestSuites(ze_zesDeviceEnumD
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumDiagnosticTestSuites) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumDiagnosticTestSuites__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumDiagnosticTestSuites) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumDiagnosticTestSuites__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 191);
     ze_result_t tracer_result;
@@ -16953,9 +16785,8 @@ static ze_result_t ze_traced_zesDiagnosticsGetProperties(ze_zesDiagnosticsGetPro
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetProperties) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetProperties__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetProperties) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetProperties__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 192);
     ze_result_t tracer_result;
@@ -17034,9 +16865,8 @@ static ze_result_t ze_traced_zesDiagnosticsGetTests(ze_zesDiagnosticsGetTests_fn
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetTests) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetTests__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetTests) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetTests__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 193);
     ze_result_t tracer_result;
@@ -17120,9 +16950,8 @@ static ze_result_t ze_traced_zesDiagnosticsRunTests(ze_zesDiagnosticsRunTests_fn
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsRunTests) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsRunTests__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsRunTests) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsRunTests__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 194);
     ze_result_t tracer_result;
@@ -17207,9 +17036,8 @@ static ze_result_t ze_traced_zesDeviceEccAvailable(ze_zesDeviceEccAvailable_fn *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccAvailable) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccAvailable__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccAvailable) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccAvailable__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 195);
     ze_result_t tracer_result;
@@ -17288,9 +17116,8 @@ static ze_result_t ze_traced_zesDeviceEccConfigurable(ze_zesDeviceEccConfigurabl
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccConfigurable) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccConfigurable__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccConfigurable) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccConfigurable__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 196);
     ze_result_t tracer_result;
@@ -17369,9 +17196,8 @@ static ze_result_t ze_traced_zesDeviceGetEccState(ze_zesDeviceGetEccState_fn *tr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetEccState) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetEccState__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetEccState) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetEccState__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 197);
     ze_result_t tracer_result;
@@ -17449,9 +17275,8 @@ static ze_result_t ze_traced_zesDeviceSetEccState(ze_zesDeviceSetEccState_fn *tr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceSetEccState) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceSetEccState__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceSetEccState) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceSetEccState__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 198);
     ze_result_t tracer_result;
@@ -17534,9 +17359,8 @@ static ze_result_t ze_traced_zesDeviceEnumEngineGroups(ze_zesDeviceEnumEngineGro
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumEngineGroups) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumEngineGroups__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumEngineGroups) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumEngineGroups__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 199);
     ze_result_t tracer_result;
@@ -17619,9 +17443,8 @@ static ze_result_t ze_traced_zesEngineGetProperties(ze_zesEngineGetProperties_fn
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetProperties) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetProperties__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetProperties) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetProperties__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 200);
     ze_result_t tracer_result;
@@ -17699,9 +17522,8 @@ static ze_result_t ze_traced_zesEngineGetActivity(ze_zesEngineGetActivity_fn *tr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetActivity) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetActivity__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetActivity) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetActivity__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 201);
     ze_result_t tracer_result;
@@ -17778,9 +17600,8 @@ static ze_result_t ze_traced_zesDeviceEventRegister(ze_zesDeviceEventRegister_fn
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEventRegister) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEventRegister__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEventRegister) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEventRegister__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 202);
     ze_result_t tracer_result;
@@ -17859,9 +17680,8 @@ static ze_result_t ze_traced_zesDriverEventListen(ze_zesDriverEventListen_fn *tr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListen) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListen__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListen) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListen__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 203);
     ze_result_t tracer_result;
@@ -17955,9 +17775,8 @@ static ze_result_t ze_traced_zesDriverEventListenEx(ze_zesDriverEventListenEx_fn
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListenEx) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListenEx__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListenEx) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListenEx__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 204);
     ze_result_t tracer_result;
@@ -18049,9 +17868,8 @@ static ze_result_t ze_traced_zesDeviceEnumFabricPorts(ze_zesDeviceEnumFabricPort
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFabricPorts) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFabricPorts__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFabricPorts) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFabricPorts__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 205);
     ze_result_t tracer_result;
@@ -18134,9 +17952,8 @@ static ze_result_t ze_traced_zesFabricPortGetProperties(ze_zesFabricPortGetPrope
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetProperties) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetProperties__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetProperties) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetProperties__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 206);
     ze_result_t tracer_result;
@@ -18215,9 +18032,8 @@ static ze_result_t ze_traced_zesFabricPortGetLinkType(ze_zesFabricPortGetLinkTyp
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetLinkType) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetLinkType__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetLinkType) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetLinkType__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 207);
     ze_result_t tracer_result;
@@ -18296,9 +18112,8 @@ static ze_result_t ze_traced_zesFabricPortGetConfig(ze_zesFabricPortGetConfig_fn
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetConfig) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetConfig__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetConfig) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetConfig__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 208);
     ze_result_t tracer_result;
@@ -18375,9 +18190,8 @@ static ze_result_t ze_traced_zesFabricPortSetConfig(ze_zesFabricPortSetConfig_fn
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortSetConfig) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortSetConfig__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortSetConfig) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortSetConfig__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 209);
     ze_result_t tracer_result;
@@ -18455,9 +18269,8 @@ static ze_result_t ze_traced_zesFabricPortGetState(ze_zesFabricPortGetState_fn *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetState) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetState__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetState) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetState__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 210);
     ze_result_t tracer_result;
@@ -18534,9 +18347,8 @@ static ze_result_t ze_traced_zesFabricPortGetThroughput(ze_zesFabricPortGetThrou
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetThroughput) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetThroughput__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetThroughput) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetThroughput__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 211);
     ze_result_t tracer_result;
@@ -18615,9 +18427,8 @@ static ze_result_t ze_traced_zesDeviceEnumFans(ze_zesDeviceEnumFans_fn *tracer_r
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFans) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFans__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFans) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFans__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 212);
     ze_result_t tracer_result;
@@ -18698,9 +18509,8 @@ static ze_result_t ze_traced_zesFanGetProperties(ze_zesFanGetProperties_fn *trac
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetProperties) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetProperties__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetProperties) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetProperties__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 213);
     ze_result_t tracer_result;
@@ -18776,9 +18586,8 @@ static ze_result_t ze_traced_zesFanGetConfig(ze_zesFanGetConfig_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetConfig) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetConfig__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetConfig) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetConfig__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 214);
     ze_result_t tracer_result;
@@ -18853,9 +18662,8 @@ static ze_result_t ze_traced_zesFanSetDefaultMode(ze_zesFanSetDefaultMode_fn *tr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetDefaultMode) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetDefaultMode__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetDefaultMode) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetDefaultMode__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 215);
     ze_result_t tracer_result;
@@ -18930,9 +18738,8 @@ static ze_result_t ze_traced_zesFanSetFixedSpeedMode(ze_zesFanSetFixedSpeedMode_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetFixedSpeedMode) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetFixedSpeedMode__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetFixedSpeedMode) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetFixedSpeedMode__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 216);
     ze_result_t tracer_result;
@@ -19009,9 +18816,8 @@ static ze_result_t ze_traced_zesFanSetSpeedTableMode(ze_zesFanSetSpeedTableMode_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetSpeedTableMode) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetSpeedTableMode__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetSpeedTableMode) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetSpeedTableMode__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 217);
     ze_result_t tracer_result;
@@ -19088,9 +18894,8 @@ static ze_result_t ze_traced_zesFanGetState(ze_zesFanGetState_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetState) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetState__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetState) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetState__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 218);
     ze_result_t tracer_result;
@@ -19170,9 +18975,8 @@ static ze_result_t ze_traced_zesDeviceEnumFirmwares(ze_zesDeviceEnumFirmwares_fn
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFirmwares) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFirmwares__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFirmwares) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFirmwares__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 219);
     ze_result_t tracer_result;
@@ -19255,9 +19059,8 @@ static ze_result_t ze_traced_zesFirmwareGetProperties(ze_zesFirmwareGetPropertie
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareGetProperties) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareGetProperties__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareGetProperties) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareGetProperties__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 220);
     ze_result_t tracer_result;
@@ -19336,9 +19139,8 @@ static ze_result_t ze_traced_zesFirmwareFlash(ze_zesFirmwareFlash_fn *tracer_rea
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareFlash) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareFlash__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareFlash) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareFlash__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 221);
     ze_result_t tracer_result;
@@ -19420,9 +19222,8 @@ static ze_result_t ze_traced_zesDeviceEnumFrequencyDomains(ze_zesDeviceEnumFrequ
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFrequencyDomains) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFrequencyDomains__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFrequencyDomains) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFrequencyDomains__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 222);
     ze_result_t tracer_result;
@@ -19505,9 +19306,8 @@ static ze_result_t ze_traced_zesFrequencyGetProperties(ze_zesFrequencyGetPropert
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetProperties) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetProperties__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetProperties) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetProperties__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 223);
     ze_result_t tracer_result;
@@ -19586,9 +19386,8 @@ static ze_result_t ze_traced_zesFrequencyGetAvailableClocks(ze_zesFrequencyGetAv
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetAvailableClocks) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetAvailableClocks__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetAvailableClocks) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetAvailableClocks__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 224);
     ze_result_t tracer_result;
@@ -19671,9 +19470,8 @@ static ze_result_t ze_traced_zesFrequencyGetRange(ze_zesFrequencyGetRange_fn *tr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetRange) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetRange__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetRange) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetRange__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 225);
     ze_result_t tracer_result;
@@ -19751,9 +19549,8 @@ static ze_result_t ze_traced_zesFrequencySetRange(ze_zesFrequencySetRange_fn *tr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencySetRange) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencySetRange__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencySetRange) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencySetRange__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 226);
     ze_result_t tracer_result;
@@ -19831,9 +19628,8 @@ static ze_result_t ze_traced_zesFrequencyGetState(ze_zesFrequencyGetState_fn *tr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetState) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetState__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetState) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetState__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 227);
     ze_result_t tracer_result;
@@ -19911,9 +19707,8 @@ static ze_result_t ze_traced_zesFrequencyGetThrottleTime(ze_zesFrequencyGetThrot
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetThrottleTime) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetThrottleTime__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetThrottleTime) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetThrottleTime__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 228);
     ze_result_t tracer_result;
@@ -19992,9 +19787,8 @@ static ze_result_t ze_traced_zesFrequencyOcGetCapabilities(ze_zesFrequencyOcGetC
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetCapabilities) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetCapabilities__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetCapabilities) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetCapabilities__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 229);
     ze_result_t tracer_result;
@@ -20073,9 +19867,8 @@ static ze_result_t ze_traced_zesFrequencyOcGetFrequencyTarget(ze_zesFrequencyOcG
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetFrequencyTarget) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetFrequencyTarget__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetFrequencyTarget) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetFrequencyTarget__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 230);
     ze_result_t tracer_result;
@@ -20155,9 +19948,8 @@ static ze_result_t ze_traced_zesFrequencyOcSetFrequencyTarget(ze_zesFrequencyOcS
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetFrequencyTarget) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetFrequencyTarget__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetFrequencyTarget) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetFrequencyTarget__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 231);
     ze_result_t tracer_result;
@@ -20236,9 +20028,8 @@ static ze_result_t ze_traced_zesFrequencyOcGetVoltageTarget(ze_zesFrequencyOcGet
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetVoltageTarget) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetVoltageTarget__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetVoltageTarget) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetVoltageTarget__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 232);
     ze_result_t tracer_result;
@@ -20325,9 +20116,8 @@ static ze_result_t ze_traced_zesFrequencyOcSetVoltageTarget(ze_zesFrequencyOcSet
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetVoltageTarget) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetVoltageTarget__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetVoltageTarget) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetVoltageTarget__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 233);
     ze_result_t tracer_result;
@@ -20410,9 +20200,8 @@ static ze_result_t ze_traced_zesFrequencyOcSetMode(ze_zesFrequencyOcSetMode_fn *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetMode) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetMode__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetMode) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetMode__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 234);
     ze_result_t tracer_result;
@@ -20490,9 +20279,8 @@ static ze_result_t ze_traced_zesFrequencyOcGetMode(ze_zesFrequencyOcGetMode_fn *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetMode) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetMode__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetMode) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetMode__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 235);
     ze_result_t tracer_result;
@@ -20571,9 +20359,8 @@ static ze_result_t ze_traced_zesFrequencyOcGetIccMax(ze_zesFrequencyOcGetIccMax_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetIccMax) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetIccMax__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetIccMax) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetIccMax__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 236);
     ze_result_t tracer_result;
@@ -20651,9 +20438,8 @@ static ze_result_t ze_traced_zesFrequencyOcSetIccMax(ze_zesFrequencyOcSetIccMax_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetIccMax) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetIccMax__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetIccMax) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetIccMax__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 237);
     ze_result_t tracer_result;
@@ -20730,9 +20516,8 @@ static ze_result_t ze_traced_zesFrequencyOcGetTjMax(ze_zesFrequencyOcGetTjMax_fn
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetTjMax) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetTjMax__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetTjMax) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetTjMax__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 238);
     ze_result_t tracer_result;
@@ -20810,9 +20595,8 @@ static ze_result_t ze_traced_zesFrequencyOcSetTjMax(ze_zesFrequencyOcSetTjMax_fn
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetTjMax) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetTjMax__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetTjMax) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetTjMax__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 239);
     ze_result_t tracer_result;
@@ -20890,9 +20674,8 @@ static ze_result_t ze_traced_zesDeviceEnumLeds(ze_zesDeviceEnumLeds_fn *tracer_r
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumLeds) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumLeds__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumLeds) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumLeds__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 240);
     ze_result_t tracer_result;
@@ -20973,9 +20756,8 @@ static ze_result_t ze_traced_zesLedGetProperties(ze_zesLedGetProperties_fn *trac
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetProperties) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetProperties__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetProperties) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetProperties__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 241);
     ze_result_t tracer_result;
@@ -21051,9 +20833,8 @@ static ze_result_t ze_traced_zesLedGetState(ze_zesLedGetState_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetState) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetState__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetState) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetState__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 242);
     ze_result_t tracer_result;
@@ -21129,9 +20910,8 @@ static ze_result_t ze_traced_zesLedSetState(ze_zesLedSetState_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetState) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetState__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetState) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetState__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 243);
     ze_result_t tracer_result;
@@ -21207,9 +20987,8 @@ static ze_result_t ze_traced_zesLedSetColor(ze_zesLedSetColor_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetColor) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetColor__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetColor) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetColor__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 244);
     ze_result_t tracer_result;
@@ -21287,9 +21066,8 @@ static ze_result_t ze_traced_zesDeviceEnumMemoryModules(ze_zesDeviceEnumMemoryMo
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumMemoryModules) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumMemoryModules__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumMemoryModules) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumMemoryModules__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 245);
     ze_result_t tracer_result;
@@ -21372,9 +21150,8 @@ static ze_result_t ze_traced_zesMemoryGetProperties(ze_zesMemoryGetProperties_fn
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetProperties) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetProperties__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetProperties) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetProperties__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 246);
     ze_result_t tracer_result;
@@ -21451,9 +21228,8 @@ static ze_result_t ze_traced_zesMemoryGetState(ze_zesMemoryGetState_fn *tracer_r
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetState) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetState__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetState) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetState__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 247);
     ze_result_t tracer_result;
@@ -21530,9 +21306,8 @@ static ze_result_t ze_traced_zesMemoryGetBandwidth(ze_zesMemoryGetBandwidth_fn *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetBandwidth) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetBandwidth__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetBandwidth) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetBandwidth__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 248);
     ze_result_t tracer_result;
@@ -21611,9 +21386,8 @@ static ze_result_t ze_traced_zesDeviceEnumPerformanceFactorDomains(ze_zesDeviceE
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPerformanceFactorDomains) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPerformanceFactorDomains__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPerformanceFactorDomains) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPerformanceFactorDomains__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 249);
     ze_result_t tracer_result;
@@ -21696,9 +21470,8 @@ static ze_result_t ze_traced_zesPerformanceFactorGetProperties(ze_zesPerformance
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetProperties) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetProperties__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetProperties) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetProperties__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 250);
     ze_result_t tracer_result;
@@ -21776,9 +21549,8 @@ static ze_result_t ze_traced_zesPerformanceFactorGetConfig(ze_zesPerformanceFact
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetConfig) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetConfig__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetConfig) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetConfig__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 251);
     ze_result_t tracer_result;
@@ -21856,9 +21628,8 @@ static ze_result_t ze_traced_zesPerformanceFactorSetConfig(ze_zesPerformanceFact
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorSetConfig) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorSetConfig__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorSetConfig) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorSetConfig__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 252);
     ze_result_t tracer_result;
@@ -21936,9 +21707,8 @@ static ze_result_t ze_traced_zesDeviceEnumPowerDomains(ze_zesDeviceEnumPowerDoma
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPowerDomains) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPowerDomains__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPowerDomains) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPowerDomains__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 253);
     ze_result_t tracer_result;
@@ -22021,9 +21791,8 @@ static ze_result_t ze_traced_zesDeviceGetCardPowerDomain(ze_zesDeviceGetCardPowe
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetCardPowerDomain) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetCardPowerDomain__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetCardPowerDomain) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetCardPowerDomain__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 254);
     ze_result_t tracer_result;
@@ -22102,9 +21871,8 @@ static ze_result_t ze_traced_zesPowerGetProperties(ze_zesPowerGetProperties_fn *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetProperties) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetProperties__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetProperties) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetProperties__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 255);
     ze_result_t tracer_result;
@@ -22182,9 +21950,8 @@ static ze_result_t ze_traced_zesPowerGetEnergyCounter(ze_zesPowerGetEnergyCounte
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyCounter) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyCounter__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyCounter) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyCounter__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 256);
     ze_result_t tracer_result;
@@ -22263,9 +22030,8 @@ static ze_result_t ze_traced_zesPowerGetLimits(ze_zesPowerGetLimits_fn *tracer_r
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimits) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimits__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimits) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimits__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 257);
     ze_result_t tracer_result;
@@ -22350,9 +22116,8 @@ static ze_result_t ze_traced_zesPowerSetLimits(ze_zesPowerSetLimits_fn *tracer_r
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimits) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimits__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimits) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimits__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 258);
     ze_result_t tracer_result;
@@ -22438,9 +22203,8 @@ static ze_result_t ze_traced_zesPowerGetEnergyThreshold(ze_zesPowerGetEnergyThre
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyThreshold) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyThreshold__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyThreshold) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyThreshold__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 259);
     ze_result_t tracer_result;
@@ -22517,9 +22281,8 @@ static ze_result_t ze_traced_zesPowerSetEnergyThreshold(ze_zesPowerSetEnergyThre
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetEnergyThreshold) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetEnergyThreshold__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetEnergyThreshold) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetEnergyThreshold__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 260);
     ze_result_t tracer_result;
@@ -22597,9 +22360,8 @@ static ze_result_t ze_traced_zesDeviceEnumPsus(ze_zesDeviceEnumPsus_fn *tracer_r
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPsus) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPsus__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPsus) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPsus__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 261);
     ze_result_t tracer_result;
@@ -22680,9 +22442,8 @@ static ze_result_t ze_traced_zesPsuGetProperties(ze_zesPsuGetProperties_fn *trac
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetProperties) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetProperties__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetProperties) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetProperties__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 262);
     ze_result_t tracer_result;
@@ -22758,9 +22519,8 @@ static ze_result_t ze_traced_zesPsuGetState(ze_zesPsuGetState_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetState) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetState__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetState) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetState__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 263);
     ze_result_t tracer_result;
@@ -22837,9 +22597,8 @@ static ze_result_t ze_traced_zesDeviceEnumRasErrorSets(ze_zesDeviceEnumRasErrorS
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumRasErrorSets) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumRasErrorSets__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumRasErrorSets) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumRasErrorSets__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 264);
     ze_result_t tracer_result;
@@ -22921,9 +22680,8 @@ static ze_result_t ze_traced_zesRasGetProperties(ze_zesRasGetProperties_fn *trac
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetProperties) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetProperties__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetProperties) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetProperties__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 265);
     ze_result_t tracer_result;
@@ -22999,9 +22757,8 @@ static ze_result_t ze_traced_zesRasGetConfig(ze_zesRasGetConfig_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetConfig) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetConfig__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetConfig) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetConfig__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 266);
     ze_result_t tracer_result;
@@ -23077,9 +22834,8 @@ static ze_result_t ze_traced_zesRasSetConfig(ze_zesRasSetConfig_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasSetConfig) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasSetConfig__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasSetConfig) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasSetConfig__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 267);
     ze_result_t tracer_result;
@@ -23155,9 +22911,8 @@ static ze_result_t ze_traced_zesRasGetState(ze_zesRasGetState_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetState) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetState__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetState) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetState__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 268);
     ze_result_t tracer_result;
@@ -23236,9 +22991,8 @@ static ze_result_t ze_traced_zesDeviceEnumSchedulers(ze_zesDeviceEnumSchedulers_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumSchedulers) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumSchedulers__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumSchedulers) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumSchedulers__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 269);
     ze_result_t tracer_result;
@@ -23321,9 +23075,8 @@ static ze_result_t ze_traced_zesSchedulerGetProperties(ze_zesSchedulerGetPropert
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetProperties) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetProperties__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetProperties) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetProperties__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 270);
     ze_result_t tracer_result;
@@ -23402,9 +23155,8 @@ static ze_result_t ze_traced_zesSchedulerGetCurrentMode(ze_zesSchedulerGetCurren
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetCurrentMode) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetCurrentMode__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetCurrentMode) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetCurrentMode__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 271);
     ze_result_t tracer_result;
@@ -23484,9 +23236,8 @@ static ze_result_t ze_traced_zesSchedulerGetTimeoutModeProperties(ze_zesSchedule
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimeoutModeProperties) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimeoutModeProperties__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimeoutModeProperties) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimeoutModeProperties__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 272);
     ze_result_t tracer_result;
@@ -23570,9 +23321,8 @@ static ze_result_t ze_traced_zesSchedulerGetTimesliceModeProperties(ze_zesSchedu
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimesliceModeProperties) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimesliceModeProperties__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimesliceModeProperties) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimesliceModeProperties__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 273);
     ze_result_t tracer_result;
@@ -23656,9 +23406,8 @@ static ze_result_t ze_traced_zesSchedulerSetTimeoutMode(ze_zesSchedulerSetTimeou
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimeoutMode) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimeoutMode__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimeoutMode) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimeoutMode__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 274);
     ze_result_t tracer_result;
@@ -23743,9 +23492,8 @@ static ze_result_t ze_traced_zesSchedulerSetTimesliceMode(ze_zesSchedulerSetTime
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimesliceMode) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimesliceMode__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimesliceMode) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimesliceMode__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 275);
     ze_result_t tracer_result;
@@ -23829,9 +23577,8 @@ static ze_result_t ze_traced_zesSchedulerSetExclusiveMode(ze_zesSchedulerSetExcl
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetExclusiveMode) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetExclusiveMode__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetExclusiveMode) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetExclusiveMode__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 276);
     ze_result_t tracer_result;
@@ -23910,9 +23657,8 @@ static ze_result_t ze_traced_zesSchedulerSetComputeUnitDebugMode(ze_zesScheduler
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetComputeUnitDebugMode) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetComputeUnitDebugMode__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetComputeUnitDebugMode) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetComputeUnitDebugMode__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 277);
     ze_result_t tracer_result;
@@ -23993,9 +23739,8 @@ static ze_result_t ze_traced_zesDeviceEnumStandbyDomains(ze_zesDeviceEnumStandby
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumStandbyDomains) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumStandbyDomains__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumStandbyDomains) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumStandbyDomains__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 278);
     ze_result_t tracer_result;
@@ -24078,9 +23823,8 @@ static ze_result_t ze_traced_zesStandbyGetProperties(ze_zesStandbyGetProperties_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetProperties) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetProperties__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetProperties) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetProperties__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 279);
     ze_result_t tracer_result;
@@ -24159,9 +23903,8 @@ static ze_result_t ze_traced_zesStandbyGetMode(ze_zesStandbyGetMode_fn *tracer_r
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetMode) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetMode__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetMode) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetMode__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 280);
     ze_result_t tracer_result;
@@ -24239,9 +23982,8 @@ static ze_result_t ze_traced_zesStandbySetMode(ze_zesStandbySetMode_fn *tracer_r
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbySetMode) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbySetMode__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbySetMode) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbySetMode__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 281);
     ze_result_t tracer_result;
@@ -24319,9 +24061,8 @@ static ze_result_t ze_traced_zesDeviceEnumTemperatureSensors(ze_zesDeviceEnumTem
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumTemperatureSensors) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumTemperatureSensors__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumTemperatureSensors) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumTemperatureSensors__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 282);
     ze_result_t tracer_result;
@@ -24404,9 +24145,8 @@ static ze_result_t ze_traced_zesTemperatureGetProperties(ze_zesTemperatureGetPro
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetProperties) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetProperties__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetProperties) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetProperties__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 283);
     ze_result_t tracer_result;
@@ -24485,9 +24225,8 @@ static ze_result_t ze_traced_zesTemperatureGetConfig(ze_zesTemperatureGetConfig_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetConfig) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetConfig__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetConfig) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetConfig__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 284);
     ze_result_t tracer_result;
@@ -24565,9 +24304,8 @@ static ze_result_t ze_traced_zesTemperatureSetConfig(ze_zesTemperatureSetConfig_
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureSetConfig) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureSetConfig__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureSetConfig) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureSetConfig__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 285);
     ze_result_t tracer_result;
@@ -24645,9 +24383,8 @@ static ze_result_t ze_traced_zesTemperatureGetState(ze_zesTemperatureGetState_fn
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetState) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetState__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetState) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetState__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 286);
     ze_result_t tracer_result;
@@ -24726,9 +24463,8 @@ static ze_result_t ze_traced_zesPowerGetLimitsExt(ze_zesPowerGetLimitsExt_fn *tr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimitsExt) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimitsExt__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimitsExt) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimitsExt__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 287);
     ze_result_t tracer_result;
@@ -24811,9 +24547,8 @@ static ze_result_t ze_traced_zesPowerSetLimitsExt(ze_zesPowerSetLimitsExt_fn *tr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimitsExt) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimitsExt__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimitsExt) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimitsExt__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 288);
     ze_result_t tracer_result;
@@ -28256,9 +27991,8 @@ static ze_result_t ze_traced_zelLoaderGetVersions(ze_zelLoaderGetVersions_fn *tr
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderGetVersions) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderGetVersions__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderGetVersions) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderGetVersions__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 342);
     ze_result_t tracer_result;
@@ -28337,9 +28071,8 @@ static ze_result_t ze_traced_zelLoaderTranslateHandle(ze_zelLoaderTranslateHandl
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderTranslateHandle) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderTranslateHandle__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderTranslateHandle) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderTranslateHandle__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 343);
     ze_result_t tracer_result;
@@ -28421,9 +28154,8 @@ static ze_result_t ze_traced_zelTracerCreate(ze_zelTracerCreate_fn *tracer_real,
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerCreate) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerCreate__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerCreate) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerCreate__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 344);
     ze_result_t tracer_result;
@@ -28500,9 +28232,8 @@ static ze_result_t ze_traced_zelTracerDestroy(ze_zelTracerDestroy_fn *tracer_rea
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerDestroy) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerDestroy__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerDestroy) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerDestroy__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 345);
     ze_result_t tracer_result;
@@ -28577,9 +28308,8 @@ static ze_result_t ze_traced_zelTracerSetPrologues(ze_zelTracerSetPrologues_fn *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetPrologues) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetPrologues__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetPrologues) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetPrologues__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 346);
     ze_result_t tracer_result;
@@ -28657,9 +28387,8 @@ static ze_result_t ze_traced_zelTracerSetEpilogues(ze_zelTracerSetEpilogues_fn *
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEpilogues) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEpilogues__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEpilogues) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEpilogues__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 347);
     ze_result_t tracer_result;
@@ -28736,9 +28465,8 @@ static ze_result_t ze_traced_zelTracerSetEnabled(ze_zelTracerSetEnabled_fn *trac
   }
   /* No arguments to keep: in minimal mode the call goes into its thread's batch
    * (runtime/tracer_call_batch.h). */
-  bool tracer_batched = !lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEnabled) &&
-                        !lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEnabled__full);
-  if (tracer_batched) {
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEnabled) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEnabled__full)) {
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", 348);
     ze_result_t tracer_result;

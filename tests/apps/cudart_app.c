@@ -5,7 +5,8 @@
  * cudart_null_behaviour.c). It counts (manifest.h) its runtime calls, and the device work
  * as the driver's table names it; the driver calls it makes itself go to
  * $APP_MANIFEST.driver. cudaGetDevice, which the specs count rather than record one event
- * each (trace.counted), is called many times from three threads.
+ * each (trace.counted), is called many times from three threads; cudaPeekAtLastError, also
+ * counted, 100 times, each taking 20 us in the null runtime.
  */
 #include <cuda.h>
 #include <cuda_runtime_api.h>
@@ -99,6 +100,8 @@ int main(void) {
     return 1;
   manifest_add(&manifest_calls, "cudaGetDevice", GET_DEVICE_CALLS * (GET_DEVICE_THREADS + 1));
   manifest_threads = GET_DEVICE_THREADS + 1;
+  for (int i = 0; i < 100; i++)
+    CUDA(cudaPeekAtLastError);
 
   CUDA(cudaStreamQuery, streams[1]);
   CUDA(cudaStreamSynchronize, streams[0]);

@@ -70,6 +70,16 @@ E2E_BACKEND=cuda compare_tally "$tmp/every.tally.json" "$tmp/runtime.cuda.json"
 own=$(events_named "$tmp/every.trace" lttng_ust_cudart:cudaGetDevice)
 [ "$own" -eq 3000 ] || fail "--every-call: $own cudaGetDevice events, 3000 expected"
 
+# Counted times: cudaPeekAtLastError spins 20 us in the null runtime. Counted, its calls are
+# timed on the TSC where it can be (runtime/tracer_counted.c) and converted when written;
+# one event each, on the trace clock. The shortest of its 100 calls is 20 us plus the
+# tracing's bit either way: a conversion gone wrong (ticks taken for ns) would be 2 to 4x.
+for tally in runtime every; do
+  peek='.backends[] | select(.name == "cudart") | .host[] | select(.name == "cudaPeekAtLastError")'
+  jq -e "$peek | .min_ns >= 19500 and .min_ns <= 30000" "$tmp/$tally.tally.json" >/dev/null ||
+    fail "$tally: the shortest cudaPeekAtLastError is not 20 us: $(jq -c "$peek" "$tmp/$tally.tally.json")"
+done
+
 summary() { jq -c --arg b "$2" '.backends[] | select(.name == $b) | {calls: ([.host[].calls] | add), device: ([.device[]?.calls] | add)}' "$1"; }
 echo "PASS: $e2e_name: driver $(summary "$tmp/driver.tally.json" cuda)," \
   "dlopen $(summary "$tmp/dlopen.tally.json" cuda)," \

@@ -2,8 +2,10 @@
 a few linear layers, forward, backward and optimizer step, each step in a
 torch.cuda.nvtx range. Prints the mean step time of the timed steps.
 
-    python3 torch_loop.py [STEPS] [--profiler] [--size small|big]
-      --profiler: under torch.profiler, CUDA activities
+    python3 torch_loop.py [STEPS] [--profiler | --profiler-cuda] [--size small|big]
+      --profiler: under torch.profiler, CPU and CUDA activities
+      --profiler-cuda: under torch.profiler, CUDA activities only (CUPTI's kernel and
+              copy records, no operator events): what device times alone cost it
       --size: small (default; 1024 -> 2048 -> 2048 -> 10, batch 512: about a millisecond
               a step, bound by the host's launches) or big (4096 wide, batch 4096: fp32
               matrix products of many milliseconds a step, bound by the GPU)
@@ -55,9 +57,12 @@ def run():
     return (time.perf_counter() - start) / steps * 1e3
 
 
-if "--profiler" in sys.argv:
+if "--profiler" in sys.argv or "--profiler-cuda" in sys.argv:
     from torch.profiler import ProfilerActivity, profile
-    with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]):
+    activities = [ProfilerActivity.CUDA]
+    if "--profiler" in sys.argv:
+        activities.insert(0, ProfilerActivity.CPU)
+    with profile(activities=activities):
         ms = run()
 else:
     ms = run()
