@@ -73,8 +73,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_tracer, counted,
 
 /* What one read of the trace clock costs in this process: the median difference between two
  * reads in a row, in trace clock units. Every call's end - start holds one such read, which
- * the analyses take off (docs/trace-format.md). counted_ps: what a counted call's clock
- * reads cost on average (tracer_counted_call_ps), in picoseconds. */
+ * the analyses take off (docs/trace-format.md). counted_ps: what a counted call costs on
+ * average, its entry and its share of the clock reads (tracer_counted_call_ps), in ps. */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_tracer, clock_read,
   LTTNG_UST_TP_ARGS(int32_t, pid, int32_t, tid, uint64_t, cost, uint64_t, counted_ps),
   LTTNG_UST_TP_FIELDS(
