@@ -106,12 +106,27 @@ static bool read_calibration(const char *trace_dir, struct tracing_cost *cost, b
   return found;
 }
 
+static bool measure(const char *clock_plugin, const char *runtime_library,
+                    struct tracing_cost *cost, char *why, size_t why_size);
+
 bool calibrate_cost(const char *clock_plugin, const char *runtime_library,
                     struct tracing_cost *cost, char *why, size_t why_size) {
   /* The TSC plugin keeps the monotonic clock where the TSC is not the kernel's
    * clocksource: then only a monotonic calibration exists. */
   if ((clock_plugin && tracing_cost_cached("tsc", cost)) || tracing_cost_cached("monotonic", cost))
     return true;
+  /* The ranks of a job on a fresh node: the first measures, the others wait for it and
+   * read what it measured. */
+  int lock = tracing_cost_lock();
+  bool cached = lock >= 0 && ((clock_plugin && tracing_cost_cached("tsc", cost)) ||
+                              tracing_cost_cached("monotonic", cost));
+  bool ok = cached || measure(clock_plugin, runtime_library, cost, why, why_size);
+  tracing_cost_unlock(lock);
+  return ok;
+}
+
+static bool measure(const char *clock_plugin, const char *runtime_library,
+                    struct tracing_cost *cost, char *why, size_t why_size) {
   if (!runtime_library) {
     snprintf(why, why_size, "libtracer_runtime.so not found");
     return false;

@@ -551,45 +551,77 @@ static void free_strings(char **v) {
   free(v);
 }
 
+/* The launcher variable of d that is set in this environment, or NULL. */
+static const char *launcher_variable_set(const struct tracer_backend_desc *d) {
+  for (size_t i = 0; d->launcher_variables && d->launcher_variables[i]; i++)
+    if (getenv(d->launcher_variables[i]))
+      return d->launcher_variables[i];
+  return NULL;
+}
+
 /* Backends of one symbol group (MPICH's and Open MPI's MPI_*) wrap the same function
- * names for different libraries: of those selected, only the one whose library the app
- * links is kept, and the tracer says which. */
+ * names for different libraries: of those selected, only one is kept, and the tracer says
+ * which and why. The one whose library the app links wins; an app that links none of them
+ * (python3, which loads MPI later through mpi4py or ctypes) gets the one whose launcher
+ * started it (trace.launcher_variables). */
 static void pick_symbol_groups(const struct options *o, char **names, char **libs, size_t *n) {
-  char *linked = NULL;
-  bool looked = false;
+  const struct tracer_backend_desc *group[64];
+  size_t count = 0;
+  const char *wanted[64];
+  for (size_t i = 0; i < *n && count < sizeof group / sizeof *group; i++) {
+    const struct tracer_backend_desc *d = backends_find(names[i]);
+    if (d && d->symbol_group[0]) {
+      wanted[count] = d->library;
+      group[count++] = d;
+    }
+  }
+  if (count == 0)
+    return;
+  wanted[count] = NULL;
+  /* The group's libraries: the app's own list settles it without ldd when it can. */
+  char *linked = app_libraries_for(o->app[0], wanted);
+  const struct tracer_backend_desc *kept[64];
+  size_t kept_count = 0;
+  for (size_t i = 0; i < count; i++) {
+    const struct tracer_backend_desc *d = group[i];
+    bool taken = false;
+    for (size_t k = 0; k < kept_count; k++)
+      taken |= strcmp(kept[k]->symbol_group, d->symbol_group) == 0;
+    if (!taken && linked && app_libraries_has(linked, d->library)) {
+      say(o, "%s: %s links %s, traced as %s", d->symbol_group, o->app[0], d->library, d->name);
+      kept[kept_count++] = d;
+    }
+  }
+  for (size_t i = 0; i < count; i++) {
+    const struct tracer_backend_desc *d = group[i];
+    bool taken = false;
+    for (size_t k = 0; k < kept_count; k++)
+      taken |= strcmp(kept[k]->symbol_group, d->symbol_group) == 0;
+    const char *variable = taken ? NULL : launcher_variable_set(d);
+    if (variable) {
+      say(o, "%s: %s links none of the %s libraries%s; %s is set by the launcher of %s: "
+             "traced as %s",
+          d->symbol_group, o->app[0], d->symbol_group, linked ? "" : " that ldd can see",
+          variable, d->library, d->name);
+      kept[kept_count++] = d;
+    }
+  }
+  /* Said under a launcher only: an app that is not an ELF program (a script) is common
+   * outside MPI jobs, and the group's backends are then not its business. */
+  struct rank_env rank;
+  rank_env_read(&rank);
+  if (kept_count == 0 && rank.present)
+    say(o, "%s: %s links none of the %s libraries and %s is not a launcher the %s backends "
+           "know: none is traced (-b NAME picks one)",
+        group[0]->symbol_group, o->app[0], group[0]->symbol_group, rank.launcher,
+        group[0]->symbol_group);
   for (size_t i = 0; i < *n; i++) {
     const struct tracer_backend_desc *d = backends_find(names[i]);
-    if (!d || !d->symbol_group[0])
+    bool keep = !d || !d->symbol_group[0];
+    for (size_t k = 0; !keep && k < kept_count; k++)
+      keep = kept[k] == d;
+    if (keep)
       continue;
-    if (!looked) {
-      /* The group's libraries: the app's own list settles it without ldd when it can. */
-      const char *wanted[64];
-      size_t w = 0;
-      for (size_t k = 0; k < *n && w + 1 < sizeof wanted / sizeof *wanted; k++) {
-        const struct tracer_backend_desc *g = backends_find(names[k]);
-        if (g && g->symbol_group[0])
-          wanted[w++] = g->library;
-      }
-      wanted[w] = NULL;
-      linked = app_libraries_for(o->app[0], wanted);
-      looked = true;
-      /* Said under a launcher only: an app that is not an ELF program (a script) is
-       * common outside MPI jobs, and the group's backends are then not its business. */
-      struct rank_env rank;
-      rank_env_read(&rank);
-      if (!linked && rank.present)
-        say(o, "cannot tell which libraries %s links (ldd): none of the %s backends is traced "
-               "(-b NAME picks one)", o->app[0], d->symbol_group);
-    }
-    bool keep = linked && app_libraries_has(linked, d->library);
-    for (size_t k = 0; keep && k < i; k++) {
-      const struct tracer_backend_desc *kept = backends_find(names[k]);
-      keep = !(kept && strcmp(kept->symbol_group, d->symbol_group) == 0);
-    }
-    if (keep) {
-      say(o, "%s: %s links %s, traced as %s", d->symbol_group, o->app[0], d->library, d->name);
-      continue;
-    }
     free(names[i]);
     free(libs[i]);
     memmove(&names[i], &names[i + 1], (*n - i) * sizeof *names);

@@ -146,6 +146,10 @@ struct spec_trace {
   struct ptrvec world_ranks;  /* struct spec_world_rank* */
   char *symbol_group;         /* backends of one group wrap the same symbols for different
                                  libraries: only one is preloaded; may be NULL */
+  /* Environment variables set only by the launcher of the backend's library (mpirun):
+   * they pick the group's backend for an app that links none of its libraries but loads
+   * one later (python3 with mpi4py). */
+  struct ptrvec launcher_variables; /* struct spec_string* */
   struct spec_fortran fortran;
   /* What the backend's library is: the templates rendered for it (default: an LD_PRELOAD
    * interposer) and extra symbols it exports (a tool's entry point). */

@@ -22,11 +22,15 @@ static bool is_scalar(const struct model_type *t) {
 
 /* The C value of a Fortran argument at address `from` whose C type is t, or NULL when
  * it has none the record can use. A handle needs its f2c function, unless C's handle is
- * the Fortran integer itself. */
-static char *value_of(const struct spec_fortran *f, const struct model_type *t, const char *from) {
+ * the Fortran integer itself; the function is called through the pointer the template's
+ * converter resolves on first use (the interposer refers to nothing of the library at
+ * load time). */
+static char *value_of(const struct spec_fortran *f, const char *backend,
+                      const struct model_type *t, const char *from) {
   const char *f2c = t->handle ? converter(f, t) : NULL;
   if (f2c)
-    return xasprintf("%s(*(const %s *)%s)", f2c, f->integer ? f->integer : "int", from);
+    return xasprintf("%s_resolved_%s()(*(const %s *)%s)", backend, f2c,
+                     f->integer ? f->integer : "int", from);
   if (is_scalar(t))
     return xasprintf("*(const %s *)%s", t->spelling, from);
   return NULL;
@@ -102,13 +106,13 @@ static void build(const struct spec_fortran *f, const char *backend,
     strbuf_addf(&args, "%s, ", from);
     strbuf_addf(&types, "void *, ");
     const struct model_type *t = p->type, *target = t->target;
-    char *value = value_of(f, t, from);
+    char *value = value_of(f, backend, t, from);
     if (value) {
       add_line(in, xasprintf("tracer_args.%s = %s;", p->name, value));
     } else if (t->kind == MODEL_KIND_POINTER && target && target->kind == MODEL_KIND_VOID) {
       add_line(in, xasprintf("tracer_args.%s = %s;", p->name, from));
     } else if (t->kind == MODEL_KIND_POINTER && target && !p->length && !p->string &&
-               (value = value_of(f, target, from))) {
+               (value = value_of(f, backend, target, from))) {
       /* One value behind a pointer: the record reads it through a local C twin. */
       add_line(locals, xasprintf("__typeof__(*tracer_args.%s) tracer_f_%s = 0;", p->name,
                                  p->name));
@@ -162,6 +166,7 @@ int view_fortran(const struct model *m, const struct spec *s, struct tree *root,
     return 0;
   struct tree *top = tree_set(root, "fortran_bindings", tree_map());
   tree_set_string(top, "library", f->library);
+  tree_set_string(top, "c_library", m->library ? m->library : "");
   struct tree *converters = tree_set(top, "converters", tree_list());
   for (size_t i = 0; i < f->handle_f2c.len; i++)
     tree_set_string(tree_push(converters, tree_map()), "name",

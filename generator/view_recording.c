@@ -47,6 +47,10 @@ int view_recording_root(const struct model *m, const struct spec *s, struct tree
                         struct diag *d) {
   const struct spec_trace *t = &s->trace;
   tree_set_string(root, "collector", t->load_through ? t->load_through : "");
+  struct tree *launchers = tree_set(root, "launcher_variables", tree_list());
+  for (size_t i = 0; i < s->trace.launcher_variables.len; i++)
+    tree_set_string(tree_push(launchers, tree_map()), "name",
+                    ((struct spec_string *)s->trace.launcher_variables.items[i])->value);
   struct tree *environment = tree_set(root, "environment", tree_list());
   for (size_t i = 0; i < t->environment.len; i++)
     tree_set_string(tree_push(environment, tree_map()), "entry",

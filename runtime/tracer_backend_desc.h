@@ -160,6 +160,10 @@ struct tracer_backend_desc {
    * MPI's MPI_*): the tracer preloads only the one whose library the app loads. "" when
    * the backend has no group. */
   const char *symbol_group;
+  /* Environment variables that only the launcher of this backend's library sets
+   * (trace.launcher_variables), NULL-terminated: the group's backend for an app that
+   * links none of the group's libraries (it may load one later). */
+  const char *const *launcher_variables;
 };
 
 #endif

@@ -521,6 +521,14 @@ int job_result_reduce(const char *rank_dir, long rank, unsigned threads, struct 
                                                            &tally) == 0) {
     if (run.discarded_events > tally.discarded)
       tally.discarded = run.discarded_events;
+    /* A rank's trace holds no calibration event when the cost was cached: the run record
+     * has what the rank measured or read. */
+    if (!tally.has_calibration && run.event_ps) {
+      tally.calibration_event_ps = run.event_ps;
+      tally.calibration_byte_ps = run.byte_ps;
+      tally.calibration_call_ps = run.call_ps;
+      tally.has_calibration = true;
+    }
     for (size_t i = 0; i < tally.actors.count; i++)
       tally.actors.list[i].rank = rank;
     rc = merge_tally(r, &tally);

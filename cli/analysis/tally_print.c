@@ -193,22 +193,56 @@ static const char *message_kind_name(uint8_t kind) {
   return NULL;
 }
 
-/* Message traffic: the bytes of each call that moves messages (trace.messages), with the
- * rate its calls achieved over their own time. */
+/* Does a call of f start the messages it counts? Sends, puts, gets and collectives do;
+ * a receive is a message a send already counted, and a completion (MPI_Wait) finishes an
+ * operation whose call counted its bytes when it started. */
+static bool message_counts_once(const struct tracer_function_desc *f) {
+  switch (f->message.kind) {
+  case TRACER_MESSAGE_SEND:
+  case TRACER_MESSAGE_PUT:
+  case TRACER_MESSAGE_GET:
+  case TRACER_MESSAGE_COLLECTIVE:
+    return true;
+  }
+  return false;
+}
+
+/* Do a call's bytes over its own time make a bandwidth? Only for a blocking call that
+ * moves them while it runs: not for the call that posts a non-blocking operation (it has
+ * a request), nor for one-sided puts and gets (moved by the next synchronization), nor for
+ * the call that completes an operation. */
+static bool message_has_bandwidth(const struct tracer_function_desc *f) {
+  switch (f->message.kind) {
+  case TRACER_MESSAGE_SEND:
+  case TRACER_MESSAGE_RECV:
+  case TRACER_MESSAGE_COLLECTIVE:
+    return f->message.request < 0;
+  }
+  return false;
+}
+
+/* Message traffic: the bytes of each call that moves messages (trace.messages). The
+ * total counts each message once; a bandwidth is shown only where it means bytes over the
+ * time the transfer took (docs/analysis-output.md). */
 static void print_messages(const struct tally_backend *b, FILE *out) {
   uint32_t *order = calloc(b->function_count + 1, sizeof *order);
   const char **names = calloc(b->function_count + 1, sizeof *names);
   size_t n = 0;
-  uint64_t bytes = 0, calls = 0, time = 0;
+  uint64_t bytes = 0, calls = 0;
+  bool seen_twice = false;
   if (!order || !names)
     goto done;
   tally_sorted_host(b, order);
   for (uint32_t i = 0; i < b->function_count; i++)
     if (b->message_bytes[order[i]]) {
-      names[n++] = b->desc->functions[order[i]].name;
-      bytes += b->message_bytes[order[i]];
-      calls += b->host[order[i]].calls;
-      time += b->host[order[i]].total;
+      const struct tracer_function_desc *f = &b->desc->functions[order[i]];
+      names[n++] = f->name;
+      if (message_counts_once(f)) {
+        bytes += b->message_bytes[order[i]];
+        calls += b->host[order[i]].calls;
+      } else {
+        seen_twice = true;
+      }
     }
   if (!n)
     goto done;
@@ -223,22 +257,28 @@ static void print_messages(const struct tally_backend *b, FILE *out) {
     uint64_t by_fn = b->message_bytes[order[i]];
     if (!by_fn)
       continue;
+    const struct tracer_function_desc *f = &b->desc->functions[order[i]];
     const struct tally_stat *s = &b->host[order[i]];
-    char by[32], avg[32], bw[32];
+    char by[32], avg[32], bw[32] = "-", share[32] = "-";
     units_bytes(by_fn, by, sizeof by);
     units_bytes(s->calls ? by_fn / s->calls : 0, avg, sizeof avg);
-    units_bandwidth(s->total ? (double)by_fn * 1e9 / (double)s->total : 0, bw, sizeof bw);
-    print_name(out, b->desc->functions[order[i]].name, width);
-    fprintf(out, " | %10s | %9s | %7.2f%% | %5llu | %9s | %10s |\n",
-            message_kind_name(b->desc->functions[order[i]].message.kind), by,
-            100.0 * (double)by_fn / (double)bytes, (unsigned long long)s->calls, avg, bw);
+    if (message_has_bandwidth(f) && s->total)
+      units_bandwidth((double)by_fn * 1e9 / (double)s->total, bw, sizeof bw);
+    if (message_counts_once(f) && bytes)
+      snprintf(share, sizeof share, "%.2f%%", 100.0 * (double)by_fn / (double)bytes);
+    print_name(out, f->name, width);
+    fprintf(out, " | %10s | %9s | %8s | %5llu | %9s | %10s |\n", message_kind_name(f->message.kind),
+            by, share, (unsigned long long)s->calls, avg, bw);
   }
-  char by[32], bw[32];
+  char by[32];
   units_bytes(bytes, by, sizeof by);
-  units_bandwidth(time ? (double)bytes * 1e9 / (double)time : 0, bw, sizeof bw);
   print_name(out, "Total", width);
-  fprintf(out, " | %10s | %9s | %7.2f%% | %5llu | %9s | %10s |\n\n", "", by, 100.0,
-          (unsigned long long)calls, "", bw);
+  fprintf(out, " | %10s | %9s | %8s | %5llu | %9s | %10s |\n", "", by, bytes ? "100.00%" : "-",
+          (unsigned long long)calls, "", "-");
+  fprintf(out, "Total: each message once, as sent, put, got or given to a collective%s.\n"
+               "Bandwidth: bytes over the time of a blocking call; - where the call does not "
+               "move them itself.\n\n",
+          seen_twice ? "; receives and completions (-) count bytes already in it" : "");
 done:
   free(order);
   free(names);
@@ -630,9 +670,10 @@ void tally_print_json(const struct tally *t, const char *trace_dir, const struct
         if (fd->direction)
           fprintf(out, ", \"direction\": \"%s\"", fd->direction);
         if (fd->message.kind != TRACER_MESSAGE_NONE)
-          fprintf(out, ", \"message\": \"%s\", \"bytes\": %llu",
+          fprintf(out, ", \"message\": \"%s\", \"bytes\": %llu, \"in_total\": %s",
                   message_kind_name(fd->message.kind),
-                  (unsigned long long)b->message_bytes[order[k]]);
+                  (unsigned long long)b->message_bytes[order[k]],
+                  message_counts_once(fd) ? "true" : "false");
         fputc('}', out);
       }
     }

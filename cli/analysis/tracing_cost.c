@@ -2,11 +2,13 @@
 #include "tracing_cost.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -61,6 +63,26 @@ bool tracing_cost_cached(const char *clock, struct tracing_cost *cost) {
   }
   fclose(f);
   return found;
+}
+
+int tracing_cost_lock(void) {
+  char path[PATH_MAX], host[256];
+  if (cache_path(path, sizeof path, true))
+    return -1;
+  this_host(host, sizeof host);
+  size_t len = strlen(path);
+  snprintf(path + len, sizeof path - len, ".lock.%s", host);
+  int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  if (fd >= 0 && flock(fd, LOCK_EX) != 0) {
+    close(fd);
+    fd = -1;
+  }
+  return fd;
+}
+
+void tracing_cost_unlock(int lock) {
+  if (lock >= 0)
+    close(lock); /* releases the flock */
 }
 
 int tracing_cost_save(const char *clock, const struct tracing_cost *cost) {

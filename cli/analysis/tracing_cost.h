@@ -26,6 +26,13 @@ bool tracing_cost_cached(const char *clock, struct tracing_cost *cost);
 /* Stores it for this host and clock, replacing an older line. Returns 0 or -1. */
 int tracing_cost_save(const char *clock, const struct tracing_cost *cost);
 
+/* Takes this host's calibration lock (a file beside the cache), waiting for a holder:
+ * the ranks of a node that start on a fresh machine measure once, not each at once.
+ * Returns the lock's descriptor for tracing_cost_unlock, or -1 when there is no cache
+ * folder (then nothing is shared and nothing needs a lock). */
+int tracing_cost_lock(void);
+void tracing_cost_unlock(int lock);
+
 /* What a run's recording cost. */
 struct tracing_load {
   uint64_t events, bytes;     /* every event, and the trace's size */

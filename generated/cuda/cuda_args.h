@@ -22,6 +22,10 @@
  * raises it first, so its calls go straight to the library, untraced. */
 extern __thread unsigned cuda_depth;
 
+/* An object of the library by name, looked up in the copy the app loaded; NULL while it
+ * has none (the interposer defines it). */
+void *cuda_library_object(const char *name);
+
 /* CUresult cuGetErrorString(CUresult error, const char **pStr) */
 typedef __typeof__(cuGetErrorString) cuda_cuGetErrorString_fn;
 struct cuda_cuGetErrorString_args {

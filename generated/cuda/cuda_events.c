@@ -12060,6 +12060,10 @@ static const char *const cuda_environment[] = {
     NULL,
 };
 
+static const char *const cuda_launcher_variables[] = {
+    NULL,
+};
+
 const struct tracer_backend_desc tracer_backend_cuda = {
     "cuda",
     "CUDA",
@@ -12073,4 +12077,5 @@ const struct tracer_backend_desc tracer_backend_cuda = {
     cuda_environment,
     "libcuda.so.1",
     "",
+    cuda_launcher_variables,
 };

@@ -22,6 +22,10 @@
  * raises it first, so its calls go straight to the library, untraced. */
 extern __thread unsigned cudart_depth;
 
+/* An object of the library by name, looked up in the copy the app loaded; NULL while it
+ * has none (the interposer defines it). */
+void *cudart_library_object(const char *name);
+
 /* cudaError_t cudaDeviceReset(void) */
 typedef __typeof__(cudaDeviceReset) cudart_cudaDeviceReset_fn;
 struct cudart_cudaDeviceReset_args {

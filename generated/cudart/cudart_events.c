@@ -8488,6 +8488,10 @@ static const char *const cudart_environment[] = {
     NULL,
 };
 
+static const char *const cudart_launcher_variables[] = {
+    NULL,
+};
+
 const struct tracer_backend_desc tracer_backend_cudart = {
     "cudart",
     "CUDART",
@@ -8501,4 +8505,5 @@ const struct tracer_backend_desc tracer_backend_cudart = {
     cudart_environment,
     "libcudart.so.13",
     "",
+    cudart_launcher_variables,
 };

@@ -25,6 +25,10 @@
  * raises it first, so its calls go straight to the library, untraced. */
 extern __thread unsigned hip_depth;
 
+/* An object of the library by name, looked up in the copy the app loaded; NULL while it
+ * has none (the interposer defines it). */
+void *hip_library_object(const char *name);
+
 /* struct hipChannelFormatDesc hipCreateChannelDesc(int x, int y, int z, int w, enum hipChannelFormatKind f) */
 typedef __typeof__(hipCreateChannelDesc) hip_hipCreateChannelDesc_fn;
 struct hip_hipCreateChannelDesc_args {

@@ -9581,6 +9581,10 @@ static const char *const hip_environment[] = {
     NULL,
 };
 
+static const char *const hip_launcher_variables[] = {
+    NULL,
+};
+
 const struct tracer_backend_desc tracer_backend_hip = {
     "hip",
     "HIP",
@@ -9594,4 +9598,5 @@ const struct tracer_backend_desc tracer_backend_hip = {
     hip_environment,
     "libamdhip64.so.5",
     "",
+    hip_launcher_variables,
 };

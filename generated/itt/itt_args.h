@@ -22,6 +22,10 @@
  * raises it first, so its calls go straight to the library, untraced. */
 extern __thread unsigned itt_depth;
 
+/* An object of the library by name, looked up in the copy the app loaded; NULL while it
+ * has none (the interposer defines it). */
+void *itt_library_object(const char *name);
+
 /* void __itt_pause(void) */
 typedef __typeof__(__itt_pause) itt___itt_pause_fn;
 struct itt___itt_pause_args {

@@ -2266,6 +2266,10 @@ static const char *const itt_environment[] = {
     NULL,
 };
 
+static const char *const itt_launcher_variables[] = {
+    NULL,
+};
+
 const struct tracer_backend_desc tracer_backend_itt = {
     "itt",
     "ITT",
@@ -2279,4 +2283,5 @@ const struct tracer_backend_desc tracer_backend_itt = {
     itt_environment,
     "",
     "",
+    itt_launcher_variables,
 };

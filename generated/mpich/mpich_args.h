@@ -22,6 +22,10 @@
  * raises it first, so its calls go straight to the library, untraced. */
 extern __thread unsigned mpich_depth;
 
+/* An object of the library by name, looked up in the copy the app loaded; NULL while it
+ * has none (the interposer defines it). */
+void *mpich_library_object(const char *name);
+
 /* int MPI_Status_f082c(const MPI_F08_status *f08_status, MPI_Status *c_status) */
 typedef __typeof__(MPI_Status_f082c) mpich_MPI_Status_f082c_fn;
 struct mpich_MPI_Status_f082c_args {

@@ -14987,6 +14987,12 @@ static const char *const mpich_environment[] = {
     NULL,
 };
 
+static const char *const mpich_launcher_variables[] = {
+    "PMI_RANK",
+    "PALS_RANKID",
+    NULL,
+};
+
 const struct tracer_backend_desc tracer_backend_mpich = {
     "mpich",
     "MPICH",
@@ -15000,4 +15006,5 @@ const struct tracer_backend_desc tracer_backend_mpich = {
     mpich_environment,
     "libmpich.so.12",
     "mpi",
+    mpich_launcher_variables,
 };

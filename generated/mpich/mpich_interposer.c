@@ -645,6 +645,18 @@ static struct {
   mpich_MPI_Register_datarep_c_fn *MPI_Register_datarep_c;
 } mpich_real;
 
+/* An object of libmpich.so.12 by name, as the app sees it (NULL while the app has not
+ * loaded the library): the hooks reach the library's data this way, never by a reference
+ * that the dynamic loader would resolve when the interposer loads, before the app may
+ * have loaded the library (mpi4py, a plugin). The global scope comes first: a program
+ * that refers to the object itself holds the live copy (a copy relocation), not the
+ * library. */
+void *mpich_library_object(const char *name) {
+  void *object = tracer_real_dlsym(RTLD_DEFAULT, name);
+  void *library = object ? NULL : tracer_loaded_library("libmpich.so.12");
+  return library ? tracer_real_dlsym(library, name) : object;
+}
+
 /* When the app already has libmpich.so.12 loaded, every function is found now, so that no
  * traced call (one from a signal handler, say) ever has to load anything. */
 __attribute__((constructor)) static void mpich_resolve_loaded(void) {

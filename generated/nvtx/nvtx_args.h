@@ -25,6 +25,10 @@
  * raises it first, so its calls go straight to the library, untraced. */
 extern __thread unsigned nvtx_depth;
 
+/* An object of the library by name, looked up in the copy the app loaded; NULL while it
+ * has none (the interposer defines it). */
+void *nvtx_library_object(const char *name);
+
 /* void nvtxInitialize(const void *reserved) */
 typedef __typeof__(nvtxInitialize) nvtx_nvtxInitialize_fn;
 struct nvtx_nvtxInitialize_args {

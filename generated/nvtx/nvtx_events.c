@@ -531,6 +531,10 @@ static const char *const nvtx_environment[] = {
     NULL,
 };
 
+static const char *const nvtx_launcher_variables[] = {
+    NULL,
+};
+
 const struct tracer_backend_desc tracer_backend_nvtx = {
     "nvtx",
     "NVTX",
@@ -544,4 +548,5 @@ const struct tracer_backend_desc tracer_backend_nvtx = {
     nvtx_environment,
     "",
     "",
+    nvtx_launcher_variables,
 };

@@ -22,6 +22,10 @@
  * raises it first, so its calls go straight to the library, untraced. */
 extern __thread unsigned omp_depth;
 
+/* An object of the library by name, looked up in the copy the app loaded; NULL while it
+ * has none (the interposer defines it). */
+void *omp_library_object(const char *name);
+
 /* static void omp_on_ompt_callback_device_initialize(int device_num, const char *type, ompt_device_t *device, ompt_function_lookup_t lookup, const char *documentation) */
 typedef __typeof__(*(ompt_callback_device_initialize_t)0) omp_ompt_callback_device_initialize_fn;
 struct omp_ompt_callback_device_initialize_args {

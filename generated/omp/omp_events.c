@@ -559,6 +559,10 @@ static const char *const omp_environment[] = {
     NULL,
 };
 
+static const char *const omp_launcher_variables[] = {
+    NULL,
+};
+
 const struct tracer_backend_desc tracer_backend_omp = {
     "omp",
     "OMP",
@@ -572,4 +576,5 @@ const struct tracer_backend_desc tracer_backend_omp = {
     omp_environment,
     "",
     "",
+    omp_launcher_variables,
 };

@@ -44,6 +44,10 @@
  * raises it first, so its calls go straight to the library, untraced. */
 extern __thread unsigned opencl_depth;
 
+/* An object of the library by name, looked up in the copy the app loaded; NULL while it
+ * has none (the interposer defines it). */
+void *opencl_library_object(const char *name);
+
 /* cl_int clGetPlatformIDs(cl_uint num_entries, cl_platform_id *platforms, cl_uint *num_platforms) */
 typedef __typeof__(clGetPlatformIDs) opencl_clGetPlatformIDs_fn;
 struct opencl_clGetPlatformIDs_args {

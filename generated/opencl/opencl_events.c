@@ -4619,6 +4619,10 @@ static const char *const opencl_environment[] = {
     NULL,
 };
 
+static const char *const opencl_launcher_variables[] = {
+    NULL,
+};
+
 const struct tracer_backend_desc tracer_backend_opencl = {
     "opencl",
     "OPENCL",
@@ -4632,4 +4636,5 @@ const struct tracer_backend_desc tracer_backend_opencl = {
     opencl_environment,
     "libOpenCL.so.1",
     "",
+    opencl_launcher_variables,
 };

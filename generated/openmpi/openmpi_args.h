@@ -22,6 +22,10 @@
  * raises it first, so its calls go straight to the library, untraced. */
 extern __thread unsigned openmpi_depth;
 
+/* An object of the library by name, looked up in the copy the app loaded; NULL while it
+ * has none (the interposer defines it). */
+void *openmpi_library_object(const char *name);
+
 /* int MPI_Abort(MPI_Comm comm, int errorcode) */
 typedef __typeof__(MPI_Abort) openmpi_MPI_Abort_fn;
 struct openmpi_MPI_Abort_args {

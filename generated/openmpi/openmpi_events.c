@@ -8993,6 +8993,11 @@ static const char *const openmpi_environment[] = {
     NULL,
 };
 
+static const char *const openmpi_launcher_variables[] = {
+    "OMPI_COMM_WORLD_RANK",
+    NULL,
+};
+
 const struct tracer_backend_desc tracer_backend_openmpi = {
     "openmpi",
     "OPENMPI",
@@ -9006,4 +9011,5 @@ const struct tracer_backend_desc tracer_backend_openmpi = {
     openmpi_environment,
     "libmpi.so.40",
     "mpi",
+    openmpi_launcher_variables,
 };

@@ -12,6 +12,116 @@
  * untouched; handles are turned into C handles for the record only. */
 static const char openmpi_fortran_library[] = "libmpi_mpifh.so.40";
 
+/* MPI_Comm_f2c, resolved in libmpi.so.40 on first use: nothing here refers to the library
+ * when the interposer loads, since the app may load it only later (mpi4py). */
+static __typeof__(MPI_Comm_f2c) *openmpi_real_MPI_Comm_f2c;
+
+static __typeof__(MPI_Comm_f2c) *openmpi_resolved_MPI_Comm_f2c(void) {
+  __typeof__(MPI_Comm_f2c) *tracer_real = __atomic_load_n(&openmpi_real_MPI_Comm_f2c, __ATOMIC_ACQUIRE);
+  return tracer_real ? tracer_real
+                     : (__typeof__(MPI_Comm_f2c) *)tracer_resolve("libmpi.so.40", "MPI_Comm_f2c",
+                                                            (void **)&openmpi_real_MPI_Comm_f2c);
+}
+
+/* MPI_Type_f2c, resolved in libmpi.so.40 on first use: nothing here refers to the library
+ * when the interposer loads, since the app may load it only later (mpi4py). */
+static __typeof__(MPI_Type_f2c) *openmpi_real_MPI_Type_f2c;
+
+static __typeof__(MPI_Type_f2c) *openmpi_resolved_MPI_Type_f2c(void) {
+  __typeof__(MPI_Type_f2c) *tracer_real = __atomic_load_n(&openmpi_real_MPI_Type_f2c, __ATOMIC_ACQUIRE);
+  return tracer_real ? tracer_real
+                     : (__typeof__(MPI_Type_f2c) *)tracer_resolve("libmpi.so.40", "MPI_Type_f2c",
+                                                            (void **)&openmpi_real_MPI_Type_f2c);
+}
+
+/* MPI_Group_f2c, resolved in libmpi.so.40 on first use: nothing here refers to the library
+ * when the interposer loads, since the app may load it only later (mpi4py). */
+static __typeof__(MPI_Group_f2c) *openmpi_real_MPI_Group_f2c;
+
+static __typeof__(MPI_Group_f2c) *openmpi_resolved_MPI_Group_f2c(void) {
+  __typeof__(MPI_Group_f2c) *tracer_real = __atomic_load_n(&openmpi_real_MPI_Group_f2c, __ATOMIC_ACQUIRE);
+  return tracer_real ? tracer_real
+                     : (__typeof__(MPI_Group_f2c) *)tracer_resolve("libmpi.so.40", "MPI_Group_f2c",
+                                                            (void **)&openmpi_real_MPI_Group_f2c);
+}
+
+/* MPI_Request_f2c, resolved in libmpi.so.40 on first use: nothing here refers to the library
+ * when the interposer loads, since the app may load it only later (mpi4py). */
+static __typeof__(MPI_Request_f2c) *openmpi_real_MPI_Request_f2c;
+
+static __typeof__(MPI_Request_f2c) *openmpi_resolved_MPI_Request_f2c(void) {
+  __typeof__(MPI_Request_f2c) *tracer_real = __atomic_load_n(&openmpi_real_MPI_Request_f2c, __ATOMIC_ACQUIRE);
+  return tracer_real ? tracer_real
+                     : (__typeof__(MPI_Request_f2c) *)tracer_resolve("libmpi.so.40", "MPI_Request_f2c",
+                                                            (void **)&openmpi_real_MPI_Request_f2c);
+}
+
+/* MPI_Op_f2c, resolved in libmpi.so.40 on first use: nothing here refers to the library
+ * when the interposer loads, since the app may load it only later (mpi4py). */
+static __typeof__(MPI_Op_f2c) *openmpi_real_MPI_Op_f2c;
+
+static __typeof__(MPI_Op_f2c) *openmpi_resolved_MPI_Op_f2c(void) {
+  __typeof__(MPI_Op_f2c) *tracer_real = __atomic_load_n(&openmpi_real_MPI_Op_f2c, __ATOMIC_ACQUIRE);
+  return tracer_real ? tracer_real
+                     : (__typeof__(MPI_Op_f2c) *)tracer_resolve("libmpi.so.40", "MPI_Op_f2c",
+                                                            (void **)&openmpi_real_MPI_Op_f2c);
+}
+
+/* MPI_Win_f2c, resolved in libmpi.so.40 on first use: nothing here refers to the library
+ * when the interposer loads, since the app may load it only later (mpi4py). */
+static __typeof__(MPI_Win_f2c) *openmpi_real_MPI_Win_f2c;
+
+static __typeof__(MPI_Win_f2c) *openmpi_resolved_MPI_Win_f2c(void) {
+  __typeof__(MPI_Win_f2c) *tracer_real = __atomic_load_n(&openmpi_real_MPI_Win_f2c, __ATOMIC_ACQUIRE);
+  return tracer_real ? tracer_real
+                     : (__typeof__(MPI_Win_f2c) *)tracer_resolve("libmpi.so.40", "MPI_Win_f2c",
+                                                            (void **)&openmpi_real_MPI_Win_f2c);
+}
+
+/* MPI_Info_f2c, resolved in libmpi.so.40 on first use: nothing here refers to the library
+ * when the interposer loads, since the app may load it only later (mpi4py). */
+static __typeof__(MPI_Info_f2c) *openmpi_real_MPI_Info_f2c;
+
+static __typeof__(MPI_Info_f2c) *openmpi_resolved_MPI_Info_f2c(void) {
+  __typeof__(MPI_Info_f2c) *tracer_real = __atomic_load_n(&openmpi_real_MPI_Info_f2c, __ATOMIC_ACQUIRE);
+  return tracer_real ? tracer_real
+                     : (__typeof__(MPI_Info_f2c) *)tracer_resolve("libmpi.so.40", "MPI_Info_f2c",
+                                                            (void **)&openmpi_real_MPI_Info_f2c);
+}
+
+/* MPI_Errhandler_f2c, resolved in libmpi.so.40 on first use: nothing here refers to the library
+ * when the interposer loads, since the app may load it only later (mpi4py). */
+static __typeof__(MPI_Errhandler_f2c) *openmpi_real_MPI_Errhandler_f2c;
+
+static __typeof__(MPI_Errhandler_f2c) *openmpi_resolved_MPI_Errhandler_f2c(void) {
+  __typeof__(MPI_Errhandler_f2c) *tracer_real = __atomic_load_n(&openmpi_real_MPI_Errhandler_f2c, __ATOMIC_ACQUIRE);
+  return tracer_real ? tracer_real
+                     : (__typeof__(MPI_Errhandler_f2c) *)tracer_resolve("libmpi.so.40", "MPI_Errhandler_f2c",
+                                                            (void **)&openmpi_real_MPI_Errhandler_f2c);
+}
+
+/* MPI_Message_f2c, resolved in libmpi.so.40 on first use: nothing here refers to the library
+ * when the interposer loads, since the app may load it only later (mpi4py). */
+static __typeof__(MPI_Message_f2c) *openmpi_real_MPI_Message_f2c;
+
+static __typeof__(MPI_Message_f2c) *openmpi_resolved_MPI_Message_f2c(void) {
+  __typeof__(MPI_Message_f2c) *tracer_real = __atomic_load_n(&openmpi_real_MPI_Message_f2c, __ATOMIC_ACQUIRE);
+  return tracer_real ? tracer_real
+                     : (__typeof__(MPI_Message_f2c) *)tracer_resolve("libmpi.so.40", "MPI_Message_f2c",
+                                                            (void **)&openmpi_real_MPI_Message_f2c);
+}
+
+/* MPI_File_f2c, resolved in libmpi.so.40 on first use: nothing here refers to the library
+ * when the interposer loads, since the app may load it only later (mpi4py). */
+static __typeof__(MPI_File_f2c) *openmpi_real_MPI_File_f2c;
+
+static __typeof__(MPI_File_f2c) *openmpi_resolved_MPI_File_f2c(void) {
+  __typeof__(MPI_File_f2c) *tracer_real = __atomic_load_n(&openmpi_real_MPI_File_f2c, __ATOMIC_ACQUIRE);
+  return tracer_real ? tracer_real
+                     : (__typeof__(MPI_File_f2c) *)tracer_resolve("libmpi.so.40", "MPI_File_f2c",
+                                                            (void **)&openmpi_real_MPI_File_f2c);
+}
+
 /* mpi_abort_: MPI_Abort called from Fortran */
 typedef void openmpi_mpi_abort_fn(void *, void *, MPI_Fint *);
 static openmpi_mpi_abort_fn *openmpi_real_mpi_abort_;
@@ -32,7 +142,7 @@ void mpi_abort_(void *f_comm, void *f_errorcode, MPI_Fint *f_ierr) {
   }
   openmpi_depth++;
   struct openmpi_MPI_Abort_args tracer_args = {0};
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   tracer_args.errorcode = *(const int *)f_errorcode;
   uint64_t tracer_record[6];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.comm);
@@ -85,13 +195,13 @@ void mpi_accumulate_(void *f_origin_addr, void *f_origin_count, void *f_origin_d
   struct openmpi_MPI_Accumulate_args tracer_args = {0};
   tracer_args.origin_addr = f_origin_addr;
   tracer_args.origin_count = *(const int *)f_origin_count;
-  tracer_args.origin_datatype = MPI_Type_f2c(*(const MPI_Fint *)f_origin_datatype);
+  tracer_args.origin_datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_origin_datatype);
   tracer_args.target_rank = *(const int *)f_target_rank;
   tracer_args.target_disp = *(const MPI_Aint *)f_target_disp;
   tracer_args.target_count = *(const int *)f_target_count;
-  tracer_args.target_datatype = MPI_Type_f2c(*(const MPI_Fint *)f_target_datatype);
-  tracer_args.op = MPI_Op_f2c(*(const MPI_Fint *)f_op);
-  tracer_args.win = MPI_Win_f2c(*(const MPI_Fint *)f_win);
+  tracer_args.target_datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_target_datatype);
+  tracer_args.op = openmpi_resolved_MPI_Op_f2c()(*(const MPI_Fint *)f_op);
+  tracer_args.win = openmpi_resolved_MPI_Win_f2c()(*(const MPI_Fint *)f_win);
   uint64_t tracer_record[15];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.origin_addr);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.origin_count);
@@ -289,11 +399,11 @@ void mpi_allgather_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *
   struct openmpi_MPI_Allgather_args tracer_args = {0};
   tracer_args.sendbuf = f_sendbuf;
   tracer_args.sendcount = *(const int *)f_sendcount;
-  tracer_args.sendtype = MPI_Type_f2c(*(const MPI_Fint *)f_sendtype);
+  tracer_args.sendtype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_sendtype);
   tracer_args.recvbuf = f_recvbuf;
   tracer_args.recvcount = *(const int *)f_recvcount;
-  tracer_args.recvtype = MPI_Type_f2c(*(const MPI_Fint *)f_recvtype);
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.recvtype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_recvtype);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   uint64_t tracer_record[12];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.sendbuf);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.sendcount);
@@ -353,11 +463,11 @@ void mpi_iallgather_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void 
   __typeof__(*tracer_args.request) tracer_f_request = 0;
   tracer_args.sendbuf = f_sendbuf;
   tracer_args.sendcount = *(const int *)f_sendcount;
-  tracer_args.sendtype = MPI_Type_f2c(*(const MPI_Fint *)f_sendtype);
+  tracer_args.sendtype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_sendtype);
   tracer_args.recvbuf = f_recvbuf;
   tracer_args.recvcount = *(const int *)f_recvcount;
-  tracer_args.recvtype = MPI_Type_f2c(*(const MPI_Fint *)f_recvtype);
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.recvtype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_recvtype);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   tracer_args.request = &tracer_f_request;
   uint64_t tracer_record[14];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.sendbuf);
@@ -375,7 +485,7 @@ void mpi_iallgather_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void 
               f_request, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_request = MPI_Request_f2c(*(const MPI_Fint *)f_request);
+  tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -420,10 +530,10 @@ void mpi_allgatherv_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void 
   struct openmpi_MPI_Allgatherv_args tracer_args = {0};
   tracer_args.sendbuf = f_sendbuf;
   tracer_args.sendcount = *(const int *)f_sendcount;
-  tracer_args.sendtype = MPI_Type_f2c(*(const MPI_Fint *)f_sendtype);
+  tracer_args.sendtype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_sendtype);
   tracer_args.recvbuf = f_recvbuf;
-  tracer_args.recvtype = MPI_Type_f2c(*(const MPI_Fint *)f_recvtype);
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.recvtype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_recvtype);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   uint64_t tracer_record[13];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.sendbuf);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.sendcount);
@@ -484,10 +594,10 @@ void mpi_iallgatherv_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void
   __typeof__(*tracer_args.request) tracer_f_request = 0;
   tracer_args.sendbuf = f_sendbuf;
   tracer_args.sendcount = *(const int *)f_sendcount;
-  tracer_args.sendtype = MPI_Type_f2c(*(const MPI_Fint *)f_sendtype);
+  tracer_args.sendtype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_sendtype);
   tracer_args.recvbuf = f_recvbuf;
-  tracer_args.recvtype = MPI_Type_f2c(*(const MPI_Fint *)f_recvtype);
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.recvtype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_recvtype);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   tracer_args.request = &tracer_f_request;
   uint64_t tracer_record[15];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.sendbuf);
@@ -506,7 +616,7 @@ void mpi_iallgatherv_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void
               f_comm, f_request, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_request = MPI_Request_f2c(*(const MPI_Fint *)f_request);
+  tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -544,7 +654,7 @@ void mpi_alloc_mem_(void *f_size, void *f_info, void *f_baseptr, MPI_Fint *f_ier
   openmpi_depth++;
   struct openmpi_MPI_Alloc_mem_args tracer_args = {0};
   tracer_args.size = *(const MPI_Aint *)f_size;
-  tracer_args.info = MPI_Info_f2c(*(const MPI_Fint *)f_info);
+  tracer_args.info = openmpi_resolved_MPI_Info_f2c()(*(const MPI_Fint *)f_info);
   tracer_args.baseptr = f_baseptr;
   uint64_t tracer_record[7];
   tracer_record[4] = (uint64_t)(int64_t)(tracer_args.size);
@@ -595,9 +705,9 @@ void mpi_allreduce_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_dat
   tracer_args.sendbuf = f_sendbuf;
   tracer_args.recvbuf = f_recvbuf;
   tracer_args.count = *(const int *)f_count;
-  tracer_args.datatype = MPI_Type_f2c(*(const MPI_Fint *)f_datatype);
-  tracer_args.op = MPI_Op_f2c(*(const MPI_Fint *)f_op);
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_datatype);
+  tracer_args.op = openmpi_resolved_MPI_Op_f2c()(*(const MPI_Fint *)f_op);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   uint64_t tracer_record[11];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.sendbuf);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.recvbuf);
@@ -653,9 +763,9 @@ void mpi_iallreduce_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_da
   tracer_args.sendbuf = f_sendbuf;
   tracer_args.recvbuf = f_recvbuf;
   tracer_args.count = *(const int *)f_count;
-  tracer_args.datatype = MPI_Type_f2c(*(const MPI_Fint *)f_datatype);
-  tracer_args.op = MPI_Op_f2c(*(const MPI_Fint *)f_op);
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_datatype);
+  tracer_args.op = openmpi_resolved_MPI_Op_f2c()(*(const MPI_Fint *)f_op);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   tracer_args.request = &tracer_f_request;
   uint64_t tracer_record[13];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.sendbuf);
@@ -671,7 +781,7 @@ void mpi_iallreduce_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_da
   tracer_real(f_sendbuf, f_recvbuf, f_count, f_datatype, f_op, f_comm, f_request, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_request = MPI_Request_f2c(*(const MPI_Fint *)f_request);
+  tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -714,11 +824,11 @@ void mpi_alltoall_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f
   struct openmpi_MPI_Alltoall_args tracer_args = {0};
   tracer_args.sendbuf = f_sendbuf;
   tracer_args.sendcount = *(const int *)f_sendcount;
-  tracer_args.sendtype = MPI_Type_f2c(*(const MPI_Fint *)f_sendtype);
+  tracer_args.sendtype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_sendtype);
   tracer_args.recvbuf = f_recvbuf;
   tracer_args.recvcount = *(const int *)f_recvcount;
-  tracer_args.recvtype = MPI_Type_f2c(*(const MPI_Fint *)f_recvtype);
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.recvtype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_recvtype);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   uint64_t tracer_record[12];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.sendbuf);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.sendcount);
@@ -778,11 +888,11 @@ void mpi_ialltoall_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *
   __typeof__(*tracer_args.request) tracer_f_request = 0;
   tracer_args.sendbuf = f_sendbuf;
   tracer_args.sendcount = *(const int *)f_sendcount;
-  tracer_args.sendtype = MPI_Type_f2c(*(const MPI_Fint *)f_sendtype);
+  tracer_args.sendtype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_sendtype);
   tracer_args.recvbuf = f_recvbuf;
   tracer_args.recvcount = *(const int *)f_recvcount;
-  tracer_args.recvtype = MPI_Type_f2c(*(const MPI_Fint *)f_recvtype);
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.recvtype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_recvtype);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   tracer_args.request = &tracer_f_request;
   uint64_t tracer_record[14];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.sendbuf);
@@ -800,7 +910,7 @@ void mpi_ialltoall_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *
               f_request, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_request = MPI_Request_f2c(*(const MPI_Fint *)f_request);
+  tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -844,10 +954,10 @@ void mpi_alltoallv_(void *f_sendbuf, void *f_sendcounts, void *f_sdispls, void *
   openmpi_depth++;
   struct openmpi_MPI_Alltoallv_args tracer_args = {0};
   tracer_args.sendbuf = f_sendbuf;
-  tracer_args.sendtype = MPI_Type_f2c(*(const MPI_Fint *)f_sendtype);
+  tracer_args.sendtype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_sendtype);
   tracer_args.recvbuf = f_recvbuf;
-  tracer_args.recvtype = MPI_Type_f2c(*(const MPI_Fint *)f_recvtype);
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.recvtype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_recvtype);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   uint64_t tracer_record[13];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.sendbuf);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.sendcounts);
@@ -907,10 +1017,10 @@ void mpi_ialltoallv_(void *f_sendbuf, void *f_sendcounts, void *f_sdispls, void 
   struct openmpi_MPI_Ialltoallv_args tracer_args = {0};
   __typeof__(*tracer_args.request) tracer_f_request = 0;
   tracer_args.sendbuf = f_sendbuf;
-  tracer_args.sendtype = MPI_Type_f2c(*(const MPI_Fint *)f_sendtype);
+  tracer_args.sendtype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_sendtype);
   tracer_args.recvbuf = f_recvbuf;
-  tracer_args.recvtype = MPI_Type_f2c(*(const MPI_Fint *)f_recvtype);
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.recvtype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_recvtype);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   tracer_args.request = &tracer_f_request;
   uint64_t tracer_record[15];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.sendbuf);
@@ -930,7 +1040,7 @@ void mpi_ialltoallv_(void *f_sendbuf, void *f_sendcounts, void *f_sdispls, void 
               f_recvtype, f_comm, f_request, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_request = MPI_Request_f2c(*(const MPI_Fint *)f_request);
+  tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -974,7 +1084,7 @@ void mpi_alltoallw_(void *f_sendbuf, void *f_sendcounts, void *f_sdispls, void *
   struct openmpi_MPI_Alltoallw_args tracer_args = {0};
   tracer_args.sendbuf = f_sendbuf;
   tracer_args.recvbuf = f_recvbuf;
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   uint64_t tracer_record[13];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.sendbuf);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.sendcounts);
@@ -1035,7 +1145,7 @@ void mpi_ialltoallw_(void *f_sendbuf, void *f_sendcounts, void *f_sdispls, void 
   __typeof__(*tracer_args.request) tracer_f_request = 0;
   tracer_args.sendbuf = f_sendbuf;
   tracer_args.recvbuf = f_recvbuf;
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   tracer_args.request = &tracer_f_request;
   uint64_t tracer_record[15];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.sendbuf);
@@ -1055,7 +1165,7 @@ void mpi_ialltoallw_(void *f_sendbuf, void *f_sendcounts, void *f_sdispls, void 
               f_recvtypes, f_comm, f_request, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_request = MPI_Request_f2c(*(const MPI_Fint *)f_request);
+  tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -1091,7 +1201,7 @@ void mpi_barrier_(void *f_comm, MPI_Fint *f_ierr) {
   }
   openmpi_depth++;
   struct openmpi_MPI_Barrier_args tracer_args = {0};
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   uint64_t tracer_record[5];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.comm);
   unsigned tracer_depth = tracer_inflight_push("openmpi", 18);
@@ -1135,7 +1245,7 @@ void mpi_ibarrier_(void *f_comm, void *f_request, MPI_Fint *f_ierr) {
   openmpi_depth++;
   struct openmpi_MPI_Ibarrier_args tracer_args = {0};
   __typeof__(*tracer_args.request) tracer_f_request = 0;
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   tracer_args.request = &tracer_f_request;
   uint64_t tracer_record[7];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.comm);
@@ -1146,7 +1256,7 @@ void mpi_ibarrier_(void *f_comm, void *f_request, MPI_Fint *f_ierr) {
   tracer_real(f_comm, f_request, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_request = MPI_Request_f2c(*(const MPI_Fint *)f_request);
+  tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -1186,9 +1296,9 @@ void mpi_bcast_(void *f_buffer, void *f_count, void *f_datatype, void *f_root, v
   struct openmpi_MPI_Bcast_args tracer_args = {0};
   tracer_args.buffer = f_buffer;
   tracer_args.count = *(const int *)f_count;
-  tracer_args.datatype = MPI_Type_f2c(*(const MPI_Fint *)f_datatype);
+  tracer_args.datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_datatype);
   tracer_args.root = *(const int *)f_root;
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   uint64_t tracer_record[11];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.buffer);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.count);
@@ -1241,10 +1351,10 @@ void mpi_bsend_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, void
   struct openmpi_MPI_Bsend_args tracer_args = {0};
   tracer_args.buf = f_buf;
   tracer_args.count = *(const int *)f_count;
-  tracer_args.datatype = MPI_Type_f2c(*(const MPI_Fint *)f_datatype);
+  tracer_args.datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_datatype);
   tracer_args.dest = *(const int *)f_dest;
   tracer_args.tag = *(const int *)f_tag;
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   uint64_t tracer_record[12];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.buf);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.count);
@@ -1299,9 +1409,9 @@ void mpi_ibcast_(void *f_buffer, void *f_count, void *f_datatype, void *f_root, 
   __typeof__(*tracer_args.request) tracer_f_request = 0;
   tracer_args.buffer = f_buffer;
   tracer_args.count = *(const int *)f_count;
-  tracer_args.datatype = MPI_Type_f2c(*(const MPI_Fint *)f_datatype);
+  tracer_args.datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_datatype);
   tracer_args.root = *(const int *)f_root;
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   tracer_args.request = &tracer_f_request;
   uint64_t tracer_record[13];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.buffer);
@@ -1316,7 +1426,7 @@ void mpi_ibcast_(void *f_buffer, void *f_count, void *f_datatype, void *f_root, 
   tracer_real(f_buffer, f_count, f_datatype, f_root, f_comm, f_request, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_request = MPI_Request_f2c(*(const MPI_Fint *)f_request);
+  tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -1360,10 +1470,10 @@ void mpi_bsend_init_(void *f_buf, void *f_count, void *f_datatype, void *f_dest,
   __typeof__(*tracer_args.request) tracer_f_request = 0;
   tracer_args.buf = f_buf;
   tracer_args.count = *(const int *)f_count;
-  tracer_args.datatype = MPI_Type_f2c(*(const MPI_Fint *)f_datatype);
+  tracer_args.datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_datatype);
   tracer_args.dest = *(const int *)f_dest;
   tracer_args.tag = *(const int *)f_tag;
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   tracer_args.request = &tracer_f_request;
   uint64_t tracer_record[14];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.buf);
@@ -1379,7 +1489,7 @@ void mpi_bsend_init_(void *f_buf, void *f_count, void *f_datatype, void *f_dest,
   tracer_real(f_buf, f_count, f_datatype, f_dest, f_tag, f_comm, f_request, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_request = MPI_Request_f2c(*(const MPI_Fint *)f_request);
+  tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -1520,7 +1630,7 @@ void mpi_cancel_(void *f_request, MPI_Fint *f_ierr) {
   tracer_real(f_request, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_request = MPI_Request_f2c(*(const MPI_Fint *)f_request);
+  tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -1556,7 +1666,7 @@ void mpi_cart_coords_(void *f_comm, void *f_rank, void *f_maxdims, void *f_coord
   }
   openmpi_depth++;
   struct openmpi_MPI_Cart_coords_args tracer_args = {0};
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   tracer_args.rank = *(const int *)f_rank;
   tracer_args.maxdims = *(const int *)f_maxdims;
   uint64_t tracer_record[8];
@@ -1607,7 +1717,7 @@ void mpi_cart_create_(void *f_old_comm, void *f_ndims, void *f_dims, void *f_per
   openmpi_depth++;
   struct openmpi_MPI_Cart_create_args tracer_args = {0};
   __typeof__(*tracer_args.comm_cart) tracer_f_comm_cart = 0;
-  tracer_args.old_comm = MPI_Comm_f2c(*(const MPI_Fint *)f_old_comm);
+  tracer_args.old_comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_old_comm);
   tracer_args.ndims = *(const int *)f_ndims;
   tracer_args.reorder = *(const int *)f_reorder;
   tracer_args.comm_cart = &tracer_f_comm_cart;
@@ -1624,7 +1734,7 @@ void mpi_cart_create_(void *f_old_comm, void *f_ndims, void *f_dims, void *f_per
   tracer_real(f_old_comm, f_ndims, f_dims, f_periods, f_reorder, f_comm_cart, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_comm_cart = MPI_Comm_f2c(*(const MPI_Fint *)f_comm_cart);
+  tracer_f_comm_cart = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm_cart);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -1662,7 +1772,7 @@ void mpi_cart_get_(void *f_comm, void *f_maxdims, void *f_dims, void *f_periods,
   }
   openmpi_depth++;
   struct openmpi_MPI_Cart_get_args tracer_args = {0};
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   tracer_args.maxdims = *(const int *)f_maxdims;
   uint64_t tracer_record[9];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.comm);
@@ -1713,7 +1823,7 @@ void mpi_cart_map_(void *f_comm, void *f_ndims, void *f_dims, void *f_periods, v
   openmpi_depth++;
   struct openmpi_MPI_Cart_map_args tracer_args = {0};
   __typeof__(*tracer_args.newrank) tracer_f_newrank = 0;
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   tracer_args.ndims = *(const int *)f_ndims;
   tracer_args.newrank = &tracer_f_newrank;
   uint64_t tracer_record[10];
@@ -1765,7 +1875,7 @@ void mpi_cart_rank_(void *f_comm, void *f_coords, void *f_rank, MPI_Fint *f_ierr
   openmpi_depth++;
   struct openmpi_MPI_Cart_rank_args tracer_args = {0};
   __typeof__(*tracer_args.rank) tracer_f_rank = 0;
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   tracer_args.rank = &tracer_f_rank;
   uint64_t tracer_record[8];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.comm);
@@ -1817,7 +1927,7 @@ void mpi_cart_shift_(void *f_comm, void *f_direction, void *f_disp, void *f_rank
   struct openmpi_MPI_Cart_shift_args tracer_args = {0};
   __typeof__(*tracer_args.rank_source) tracer_f_rank_source = 0;
   __typeof__(*tracer_args.rank_dest) tracer_f_rank_dest = 0;
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   tracer_args.direction = *(const int *)f_direction;
   tracer_args.disp = *(const int *)f_disp;
   tracer_args.rank_source = &tracer_f_rank_source;
@@ -1873,7 +1983,7 @@ void mpi_cart_sub_(void *f_comm, void *f_remain_dims, void *f_new_comm, MPI_Fint
   openmpi_depth++;
   struct openmpi_MPI_Cart_sub_args tracer_args = {0};
   __typeof__(*tracer_args.new_comm) tracer_f_new_comm = 0;
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   tracer_args.new_comm = &tracer_f_new_comm;
   uint64_t tracer_record[8];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.comm);
@@ -1885,7 +1995,7 @@ void mpi_cart_sub_(void *f_comm, void *f_remain_dims, void *f_new_comm, MPI_Fint
   tracer_real(f_comm, f_remain_dims, f_new_comm, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_new_comm = MPI_Comm_f2c(*(const MPI_Fint *)f_new_comm);
+  tracer_f_new_comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_new_comm);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -1922,7 +2032,7 @@ void mpi_cartdim_get_(void *f_comm, void *f_ndims, MPI_Fint *f_ierr) {
   openmpi_depth++;
   struct openmpi_MPI_Cartdim_get_args tracer_args = {0};
   __typeof__(*tracer_args.ndims) tracer_f_ndims = 0;
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   tracer_args.ndims = &tracer_f_ndims;
   uint64_t tracer_record[7];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.comm);
@@ -2014,9 +2124,9 @@ void mpi_comm_accept_(void *f_port_name, void *f_info, void *f_root, void *f_com
   openmpi_depth++;
   struct openmpi_MPI_Comm_accept_args tracer_args = {0};
   __typeof__(*tracer_args.newcomm) tracer_f_newcomm = 0;
-  tracer_args.info = MPI_Info_f2c(*(const MPI_Fint *)f_info);
+  tracer_args.info = openmpi_resolved_MPI_Info_f2c()(*(const MPI_Fint *)f_info);
   tracer_args.root = *(const int *)f_root;
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   tracer_args.newcomm = &tracer_f_newcomm;
   uint64_t tracer_record[10];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.port_name);
@@ -2030,7 +2140,7 @@ void mpi_comm_accept_(void *f_port_name, void *f_info, void *f_root, void *f_com
   tracer_real(f_port_name, f_info, f_root, f_comm, f_newcomm, f_ierr, f_port_name_len);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_newcomm = MPI_Comm_f2c(*(const MPI_Fint *)f_newcomm);
+  tracer_f_newcomm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_newcomm);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -2066,7 +2176,7 @@ void mpi_comm_call_errhandler_(void *f_comm, void *f_errorcode, MPI_Fint *f_ierr
   }
   openmpi_depth++;
   struct openmpi_MPI_Comm_call_errhandler_args tracer_args = {0};
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   tracer_args.errorcode = *(const int *)f_errorcode;
   uint64_t tracer_record[6];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.comm);
@@ -2112,8 +2222,8 @@ void mpi_comm_compare_(void *f_comm1, void *f_comm2, void *f_result, MPI_Fint *f
   openmpi_depth++;
   struct openmpi_MPI_Comm_compare_args tracer_args = {0};
   __typeof__(*tracer_args.result) tracer_f_result = 0;
-  tracer_args.comm1 = MPI_Comm_f2c(*(const MPI_Fint *)f_comm1);
-  tracer_args.comm2 = MPI_Comm_f2c(*(const MPI_Fint *)f_comm2);
+  tracer_args.comm1 = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm1);
+  tracer_args.comm2 = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm2);
   tracer_args.result = &tracer_f_result;
   uint64_t tracer_record[8];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.comm1);
@@ -2165,9 +2275,9 @@ void mpi_comm_connect_(void *f_port_name, void *f_info, void *f_root, void *f_co
   openmpi_depth++;
   struct openmpi_MPI_Comm_connect_args tracer_args = {0};
   __typeof__(*tracer_args.newcomm) tracer_f_newcomm = 0;
-  tracer_args.info = MPI_Info_f2c(*(const MPI_Fint *)f_info);
+  tracer_args.info = openmpi_resolved_MPI_Info_f2c()(*(const MPI_Fint *)f_info);
   tracer_args.root = *(const int *)f_root;
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   tracer_args.newcomm = &tracer_f_newcomm;
   uint64_t tracer_record[10];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.port_name);
@@ -2181,7 +2291,7 @@ void mpi_comm_connect_(void *f_port_name, void *f_info, void *f_root, void *f_co
   tracer_real(f_port_name, f_info, f_root, f_comm, f_newcomm, f_ierr, f_port_name_len);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_newcomm = MPI_Comm_f2c(*(const MPI_Fint *)f_newcomm);
+  tracer_f_newcomm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_newcomm);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -2228,7 +2338,7 @@ void mpi_comm_create_errhandler_(void *f_function, void *f_errhandler, MPI_Fint 
   tracer_real(f_function, f_errhandler, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_errhandler = MPI_Errhandler_f2c(*(const MPI_Fint *)f_errhandler);
+  tracer_f_errhandler = openmpi_resolved_MPI_Errhandler_f2c()(*(const MPI_Fint *)f_errhandler);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -2319,8 +2429,8 @@ void mpi_comm_create_group_(void *f_comm, void *f_group, void *f_tag, void *f_ne
   openmpi_depth++;
   struct openmpi_MPI_Comm_create_group_args tracer_args = {0};
   __typeof__(*tracer_args.newcomm) tracer_f_newcomm = 0;
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
-  tracer_args.group = MPI_Group_f2c(*(const MPI_Fint *)f_group);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
+  tracer_args.group = openmpi_resolved_MPI_Group_f2c()(*(const MPI_Fint *)f_group);
   tracer_args.tag = *(const int *)f_tag;
   tracer_args.newcomm = &tracer_f_newcomm;
   uint64_t tracer_record[9];
@@ -2334,7 +2444,7 @@ void mpi_comm_create_group_(void *f_comm, void *f_group, void *f_tag, void *f_ne
   tracer_real(f_comm, f_group, f_tag, f_newcomm, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_newcomm = MPI_Comm_f2c(*(const MPI_Fint *)f_newcomm);
+  tracer_f_newcomm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_newcomm);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -2371,8 +2481,8 @@ void mpi_comm_create_(void *f_comm, void *f_group, void *f_newcomm, MPI_Fint *f_
   openmpi_depth++;
   struct openmpi_MPI_Comm_create_args tracer_args = {0};
   __typeof__(*tracer_args.newcomm) tracer_f_newcomm = 0;
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
-  tracer_args.group = MPI_Group_f2c(*(const MPI_Fint *)f_group);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
+  tracer_args.group = openmpi_resolved_MPI_Group_f2c()(*(const MPI_Fint *)f_group);
   tracer_args.newcomm = &tracer_f_newcomm;
   uint64_t tracer_record[8];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.comm);
@@ -2384,7 +2494,7 @@ void mpi_comm_create_(void *f_comm, void *f_group, void *f_newcomm, MPI_Fint *f_
   tracer_real(f_comm, f_group, f_newcomm, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_newcomm = MPI_Comm_f2c(*(const MPI_Fint *)f_newcomm);
+  tracer_f_newcomm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_newcomm);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -2420,7 +2530,7 @@ void mpi_comm_delete_attr_(void *f_comm, void *f_comm_keyval, MPI_Fint *f_ierr) 
   }
   openmpi_depth++;
   struct openmpi_MPI_Comm_delete_attr_args tracer_args = {0};
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   tracer_args.comm_keyval = *(const int *)f_comm_keyval;
   uint64_t tracer_record[6];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.comm);
@@ -2475,7 +2585,7 @@ void mpi_comm_disconnect_(void *f_comm, MPI_Fint *f_ierr) {
   tracer_real(f_comm, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_f_comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -2512,7 +2622,7 @@ void mpi_comm_dup_(void *f_comm, void *f_newcomm, MPI_Fint *f_ierr) {
   openmpi_depth++;
   struct openmpi_MPI_Comm_dup_args tracer_args = {0};
   __typeof__(*tracer_args.newcomm) tracer_f_newcomm = 0;
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   tracer_args.newcomm = &tracer_f_newcomm;
   uint64_t tracer_record[7];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.comm);
@@ -2523,7 +2633,7 @@ void mpi_comm_dup_(void *f_comm, void *f_newcomm, MPI_Fint *f_ierr) {
   tracer_real(f_comm, f_newcomm, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_newcomm = MPI_Comm_f2c(*(const MPI_Fint *)f_newcomm);
+  tracer_f_newcomm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_newcomm);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -2561,7 +2671,7 @@ void mpi_comm_idup_(void *f_comm, void *f_newcomm, void *f_request, MPI_Fint *f_
   struct openmpi_MPI_Comm_idup_args tracer_args = {0};
   __typeof__(*tracer_args.newcomm) tracer_f_newcomm = 0;
   __typeof__(*tracer_args.request) tracer_f_request = 0;
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   tracer_args.newcomm = &tracer_f_newcomm;
   tracer_args.request = &tracer_f_request;
   uint64_t tracer_record[9];
@@ -2574,8 +2684,8 @@ void mpi_comm_idup_(void *f_comm, void *f_newcomm, void *f_request, MPI_Fint *f_
   tracer_real(f_comm, f_newcomm, f_request, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_newcomm = MPI_Comm_f2c(*(const MPI_Fint *)f_newcomm);
-  tracer_f_request = MPI_Request_f2c(*(const MPI_Fint *)f_request);
+  tracer_f_newcomm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_newcomm);
+  tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -2613,8 +2723,8 @@ void mpi_comm_dup_with_info_(void *f_comm, void *f_info, void *f_newcomm, MPI_Fi
   openmpi_depth++;
   struct openmpi_MPI_Comm_dup_with_info_args tracer_args = {0};
   __typeof__(*tracer_args.newcomm) tracer_f_newcomm = 0;
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
-  tracer_args.info = MPI_Info_f2c(*(const MPI_Fint *)f_info);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
+  tracer_args.info = openmpi_resolved_MPI_Info_f2c()(*(const MPI_Fint *)f_info);
   tracer_args.newcomm = &tracer_f_newcomm;
   uint64_t tracer_record[8];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.comm);
@@ -2626,7 +2736,7 @@ void mpi_comm_dup_with_info_(void *f_comm, void *f_info, void *f_newcomm, MPI_Fi
   tracer_real(f_comm, f_info, f_newcomm, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_newcomm = MPI_Comm_f2c(*(const MPI_Fint *)f_newcomm);
+  tracer_f_newcomm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_newcomm);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -2718,7 +2828,7 @@ void mpi_comm_free_(void *f_comm, MPI_Fint *f_ierr) {
   tracer_real(f_comm, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_f_comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -2757,7 +2867,7 @@ void mpi_comm_get_attr_(void *f_comm, void *f_comm_keyval, void *f_attribute_val
   openmpi_depth++;
   struct openmpi_MPI_Comm_get_attr_args tracer_args = {0};
   __typeof__(*tracer_args.flag) tracer_f_flag = 0;
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   tracer_args.comm_keyval = *(const int *)f_comm_keyval;
   tracer_args.attribute_val = f_attribute_val;
   tracer_args.flag = &tracer_f_flag;
@@ -2815,9 +2925,9 @@ void mpi_dist_graph_create_(void *f_comm_old, void *f_n, void *f_nodes, void *f_
   openmpi_depth++;
   struct openmpi_MPI_Dist_graph_create_args tracer_args = {0};
   __typeof__(*tracer_args.newcomm) tracer_f_newcomm = 0;
-  tracer_args.comm_old = MPI_Comm_f2c(*(const MPI_Fint *)f_comm_old);
+  tracer_args.comm_old = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm_old);
   tracer_args.n = *(const int *)f_n;
-  tracer_args.info = MPI_Info_f2c(*(const MPI_Fint *)f_info);
+  tracer_args.info = openmpi_resolved_MPI_Info_f2c()(*(const MPI_Fint *)f_info);
   tracer_args.reorder = *(const int *)f_reorder;
   tracer_args.newcomm = &tracer_f_newcomm;
   uint64_t tracer_record[14];
@@ -2837,7 +2947,7 @@ void mpi_dist_graph_create_(void *f_comm_old, void *f_n, void *f_nodes, void *f_
               f_newcomm, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_newcomm = MPI_Comm_f2c(*(const MPI_Fint *)f_newcomm);
+  tracer_f_newcomm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_newcomm);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -2883,10 +2993,10 @@ void mpi_dist_graph_create_adjacent_(void *f_comm_old, void *f_indegree, void *f
   openmpi_depth++;
   struct openmpi_MPI_Dist_graph_create_adjacent_args tracer_args = {0};
   __typeof__(*tracer_args.comm_dist_graph) tracer_f_comm_dist_graph = 0;
-  tracer_args.comm_old = MPI_Comm_f2c(*(const MPI_Fint *)f_comm_old);
+  tracer_args.comm_old = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm_old);
   tracer_args.indegree = *(const int *)f_indegree;
   tracer_args.outdegree = *(const int *)f_outdegree;
-  tracer_args.info = MPI_Info_f2c(*(const MPI_Fint *)f_info);
+  tracer_args.info = openmpi_resolved_MPI_Info_f2c()(*(const MPI_Fint *)f_info);
   tracer_args.reorder = *(const int *)f_reorder;
   tracer_args.comm_dist_graph = &tracer_f_comm_dist_graph;
   uint64_t tracer_record[15];
@@ -2907,7 +3017,7 @@ void mpi_dist_graph_create_adjacent_(void *f_comm_old, void *f_indegree, void *f
               f_destweights, f_info, f_reorder, f_comm_dist_graph, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_comm_dist_graph = MPI_Comm_f2c(*(const MPI_Fint *)f_comm_dist_graph);
+  tracer_f_comm_dist_graph = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm_dist_graph);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -2949,7 +3059,7 @@ void mpi_dist_graph_neighbors_(void *f_comm, void *f_maxindegree, void *f_source
   }
   openmpi_depth++;
   struct openmpi_MPI_Dist_graph_neighbors_args tracer_args = {0};
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   tracer_args.maxindegree = *(const int *)f_maxindegree;
   tracer_args.maxoutdegree = *(const int *)f_maxoutdegree;
   uint64_t tracer_record[11];
@@ -3006,7 +3116,7 @@ void mpi_dist_graph_neighbors_count_(void *f_comm, void *f_inneighbors, void *f_
   __typeof__(*tracer_args.inneighbors) tracer_f_inneighbors = 0;
   __typeof__(*tracer_args.outneighbors) tracer_f_outneighbors = 0;
   __typeof__(*tracer_args.weighted) tracer_f_weighted = 0;
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   tracer_args.inneighbors = &tracer_f_inneighbors;
   tracer_args.outneighbors = &tracer_f_outneighbors;
   tracer_args.weighted = &tracer_f_weighted;
@@ -3062,7 +3172,7 @@ void mpi_comm_get_errhandler_(void *f_comm, void *f_erhandler, MPI_Fint *f_ierr)
   openmpi_depth++;
   struct openmpi_MPI_Comm_get_errhandler_args tracer_args = {0};
   __typeof__(*tracer_args.erhandler) tracer_f_erhandler = 0;
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   tracer_args.erhandler = &tracer_f_erhandler;
   uint64_t tracer_record[7];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.comm);
@@ -3073,7 +3183,7 @@ void mpi_comm_get_errhandler_(void *f_comm, void *f_erhandler, MPI_Fint *f_ierr)
   tracer_real(f_comm, f_erhandler, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_erhandler = MPI_Errhandler_f2c(*(const MPI_Fint *)f_erhandler);
+  tracer_f_erhandler = openmpi_resolved_MPI_Errhandler_f2c()(*(const MPI_Fint *)f_erhandler);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -3110,7 +3220,7 @@ void mpi_comm_get_info_(void *f_comm, void *f_info_used, MPI_Fint *f_ierr) {
   openmpi_depth++;
   struct openmpi_MPI_Comm_get_info_args tracer_args = {0};
   __typeof__(*tracer_args.info_used) tracer_f_info_used = 0;
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   tracer_args.info_used = &tracer_f_info_used;
   uint64_t tracer_record[7];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.comm);
@@ -3121,7 +3231,7 @@ void mpi_comm_get_info_(void *f_comm, void *f_info_used, MPI_Fint *f_ierr) {
   tracer_real(f_comm, f_info_used, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_info_used = MPI_Info_f2c(*(const MPI_Fint *)f_info_used);
+  tracer_f_info_used = openmpi_resolved_MPI_Info_f2c()(*(const MPI_Fint *)f_info_used);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -3159,7 +3269,7 @@ void mpi_comm_get_name_(void *f_comm, void *f_comm_name, void *f_resultlen, MPI_
   struct openmpi_MPI_Comm_get_name_args tracer_args = {0};
   __typeof__(*tracer_args.comm_name) tracer_f_comm_name = 0;
   __typeof__(*tracer_args.resultlen) tracer_f_resultlen = 0;
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   tracer_args.comm_name = &tracer_f_comm_name;
   tracer_args.resultlen = &tracer_f_resultlen;
   uint64_t tracer_record[9];
@@ -3220,7 +3330,7 @@ void mpi_comm_get_parent_(void *f_parent, MPI_Fint *f_ierr) {
   tracer_real(f_parent, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_parent = MPI_Comm_f2c(*(const MPI_Fint *)f_parent);
+  tracer_f_parent = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_parent);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -3257,7 +3367,7 @@ void mpi_comm_group_(void *f_comm, void *f_group, MPI_Fint *f_ierr) {
   openmpi_depth++;
   struct openmpi_MPI_Comm_group_args tracer_args = {0};
   __typeof__(*tracer_args.group) tracer_f_group = 0;
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   tracer_args.group = &tracer_f_group;
   uint64_t tracer_record[7];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.comm);
@@ -3268,7 +3378,7 @@ void mpi_comm_group_(void *f_comm, void *f_group, MPI_Fint *f_ierr) {
   tracer_real(f_comm, f_group, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_group = MPI_Group_f2c(*(const MPI_Fint *)f_group);
+  tracer_f_group = openmpi_resolved_MPI_Group_f2c()(*(const MPI_Fint *)f_group);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -3316,7 +3426,7 @@ void mpi_comm_join_(void *f_fd, void *f_intercomm, MPI_Fint *f_ierr) {
   tracer_real(f_fd, f_intercomm, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_intercomm = MPI_Comm_f2c(*(const MPI_Fint *)f_intercomm);
+  tracer_f_intercomm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_intercomm);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -3353,7 +3463,7 @@ void mpi_comm_rank_(void *f_comm, void *f_rank, MPI_Fint *f_ierr) {
   openmpi_depth++;
   struct openmpi_MPI_Comm_rank_args tracer_args = {0};
   __typeof__(*tracer_args.rank) tracer_f_rank = 0;
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   tracer_args.rank = &tracer_f_rank;
   uint64_t tracer_record[7];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.comm);
@@ -3401,7 +3511,7 @@ void mpi_comm_remote_group_(void *f_comm, void *f_group, MPI_Fint *f_ierr) {
   openmpi_depth++;
   struct openmpi_MPI_Comm_remote_group_args tracer_args = {0};
   __typeof__(*tracer_args.group) tracer_f_group = 0;
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   tracer_args.group = &tracer_f_group;
   uint64_t tracer_record[7];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.comm);
@@ -3412,7 +3522,7 @@ void mpi_comm_remote_group_(void *f_comm, void *f_group, MPI_Fint *f_ierr) {
   tracer_real(f_comm, f_group, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_group = MPI_Group_f2c(*(const MPI_Fint *)f_group);
+  tracer_f_group = openmpi_resolved_MPI_Group_f2c()(*(const MPI_Fint *)f_group);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -3449,7 +3559,7 @@ void mpi_comm_remote_size_(void *f_comm, void *f_size, MPI_Fint *f_ierr) {
   openmpi_depth++;
   struct openmpi_MPI_Comm_remote_size_args tracer_args = {0};
   __typeof__(*tracer_args.size) tracer_f_size = 0;
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   tracer_args.size = &tracer_f_size;
   uint64_t tracer_record[7];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.comm);
@@ -3496,7 +3606,7 @@ void mpi_comm_set_attr_(void *f_comm, void *f_comm_keyval, void *f_attribute_val
   }
   openmpi_depth++;
   struct openmpi_MPI_Comm_set_attr_args tracer_args = {0};
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   tracer_args.comm_keyval = *(const int *)f_comm_keyval;
   tracer_args.attribute_val = f_attribute_val;
   uint64_t tracer_record[7];
@@ -3543,8 +3653,8 @@ void mpi_comm_set_errhandler_(void *f_comm, void *f_errhandler, MPI_Fint *f_ierr
   }
   openmpi_depth++;
   struct openmpi_MPI_Comm_set_errhandler_args tracer_args = {0};
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
-  tracer_args.errhandler = MPI_Errhandler_f2c(*(const MPI_Fint *)f_errhandler);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
+  tracer_args.errhandler = openmpi_resolved_MPI_Errhandler_f2c()(*(const MPI_Fint *)f_errhandler);
   uint64_t tracer_record[6];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.comm);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.errhandler);
@@ -3588,8 +3698,8 @@ void mpi_comm_set_info_(void *f_comm, void *f_info, MPI_Fint *f_ierr) {
   }
   openmpi_depth++;
   struct openmpi_MPI_Comm_set_info_args tracer_args = {0};
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
-  tracer_args.info = MPI_Info_f2c(*(const MPI_Fint *)f_info);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
+  tracer_args.info = openmpi_resolved_MPI_Info_f2c()(*(const MPI_Fint *)f_info);
   uint64_t tracer_record[6];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.comm);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.info);
@@ -3633,7 +3743,7 @@ void mpi_comm_set_name_(void *f_comm, void *f_comm_name, MPI_Fint *f_ierr, size_
   }
   openmpi_depth++;
   struct openmpi_MPI_Comm_set_name_args tracer_args = {0};
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   uint64_t tracer_record[6];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.comm);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.comm_name);
@@ -3678,7 +3788,7 @@ void mpi_comm_size_(void *f_comm, void *f_size, MPI_Fint *f_ierr) {
   openmpi_depth++;
   struct openmpi_MPI_Comm_size_args tracer_args = {0};
   __typeof__(*tracer_args.size) tracer_f_size = 0;
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   tracer_args.size = &tracer_f_size;
   uint64_t tracer_record[7];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.comm);
@@ -3733,9 +3843,9 @@ void mpi_comm_spawn_(void *f_command, void *f_maxprocs, void *f_info, void *f_ro
   struct openmpi_MPI_Comm_spawn_args tracer_args = {0};
   __typeof__(*tracer_args.intercomm) tracer_f_intercomm = 0;
   tracer_args.maxprocs = *(const int *)f_maxprocs;
-  tracer_args.info = MPI_Info_f2c(*(const MPI_Fint *)f_info);
+  tracer_args.info = openmpi_resolved_MPI_Info_f2c()(*(const MPI_Fint *)f_info);
   tracer_args.root = *(const int *)f_root;
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   tracer_args.intercomm = &tracer_f_intercomm;
   uint64_t tracer_record[13];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command);
@@ -3753,7 +3863,7 @@ void mpi_comm_spawn_(void *f_command, void *f_maxprocs, void *f_info, void *f_ro
               f_ierr, f_command_len);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_intercomm = MPI_Comm_f2c(*(const MPI_Fint *)f_intercomm);
+  tracer_f_intercomm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_intercomm);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -3800,7 +3910,7 @@ void mpi_comm_spawn_multiple_(void *f_count, void *f_array_of_commands, void *f_
   __typeof__(*tracer_args.intercomm) tracer_f_intercomm = 0;
   tracer_args.count = *(const int *)f_count;
   tracer_args.root = *(const int *)f_root;
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   tracer_args.intercomm = &tracer_f_intercomm;
   uint64_t tracer_record[14];
   tracer_record[4] = (uint64_t)(int64_t)(tracer_args.count);
@@ -3819,7 +3929,7 @@ void mpi_comm_spawn_multiple_(void *f_count, void *f_array_of_commands, void *f_
               f_root, f_comm, f_intercomm, f_array_of_errcodes, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_intercomm = MPI_Comm_f2c(*(const MPI_Fint *)f_intercomm);
+  tracer_f_intercomm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_intercomm);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -3856,7 +3966,7 @@ void mpi_comm_split_(void *f_comm, void *f_color, void *f_key, void *f_newcomm, 
   openmpi_depth++;
   struct openmpi_MPI_Comm_split_args tracer_args = {0};
   __typeof__(*tracer_args.newcomm) tracer_f_newcomm = 0;
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   tracer_args.color = *(const int *)f_color;
   tracer_args.key = *(const int *)f_key;
   tracer_args.newcomm = &tracer_f_newcomm;
@@ -3871,7 +3981,7 @@ void mpi_comm_split_(void *f_comm, void *f_color, void *f_key, void *f_newcomm, 
   tracer_real(f_comm, f_color, f_key, f_newcomm, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_newcomm = MPI_Comm_f2c(*(const MPI_Fint *)f_newcomm);
+  tracer_f_newcomm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_newcomm);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -3910,10 +4020,10 @@ void mpi_comm_split_type_(void *f_comm, void *f_split_type, void *f_key, void *f
   openmpi_depth++;
   struct openmpi_MPI_Comm_split_type_args tracer_args = {0};
   __typeof__(*tracer_args.newcomm) tracer_f_newcomm = 0;
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   tracer_args.split_type = *(const int *)f_split_type;
   tracer_args.key = *(const int *)f_key;
-  tracer_args.info = MPI_Info_f2c(*(const MPI_Fint *)f_info);
+  tracer_args.info = openmpi_resolved_MPI_Info_f2c()(*(const MPI_Fint *)f_info);
   tracer_args.newcomm = &tracer_f_newcomm;
   uint64_t tracer_record[10];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.comm);
@@ -3927,7 +4037,7 @@ void mpi_comm_split_type_(void *f_comm, void *f_split_type, void *f_key, void *f
   tracer_real(f_comm, f_split_type, f_key, f_info, f_newcomm, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_newcomm = MPI_Comm_f2c(*(const MPI_Fint *)f_newcomm);
+  tracer_f_newcomm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_newcomm);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -3964,7 +4074,7 @@ void mpi_comm_test_inter_(void *f_comm, void *f_flag, MPI_Fint *f_ierr) {
   openmpi_depth++;
   struct openmpi_MPI_Comm_test_inter_args tracer_args = {0};
   __typeof__(*tracer_args.flag) tracer_f_flag = 0;
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   tracer_args.flag = &tracer_f_flag;
   uint64_t tracer_record[7];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.comm);
@@ -4020,10 +4130,10 @@ void mpi_compare_and_swap_(void *f_origin_addr, void *f_compare_addr, void *f_re
   tracer_args.origin_addr = f_origin_addr;
   tracer_args.compare_addr = f_compare_addr;
   tracer_args.result_addr = f_result_addr;
-  tracer_args.datatype = MPI_Type_f2c(*(const MPI_Fint *)f_datatype);
+  tracer_args.datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_datatype);
   tracer_args.target_rank = *(const int *)f_target_rank;
   tracer_args.target_disp = *(const MPI_Aint *)f_target_disp;
-  tracer_args.win = MPI_Win_f2c(*(const MPI_Fint *)f_win);
+  tracer_args.win = openmpi_resolved_MPI_Win_f2c()(*(const MPI_Fint *)f_win);
   uint64_t tracer_record[11];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.origin_addr);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.compare_addr);
@@ -4129,7 +4239,7 @@ void mpi_errhandler_free_(void *f_errhandler, MPI_Fint *f_ierr) {
   tracer_real(f_errhandler, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_errhandler = MPI_Errhandler_f2c(*(const MPI_Fint *)f_errhandler);
+  tracer_f_errhandler = openmpi_resolved_MPI_Errhandler_f2c()(*(const MPI_Fint *)f_errhandler);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -4271,9 +4381,9 @@ void mpi_exscan_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_dataty
   tracer_args.sendbuf = f_sendbuf;
   tracer_args.recvbuf = f_recvbuf;
   tracer_args.count = *(const int *)f_count;
-  tracer_args.datatype = MPI_Type_f2c(*(const MPI_Fint *)f_datatype);
-  tracer_args.op = MPI_Op_f2c(*(const MPI_Fint *)f_op);
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_datatype);
+  tracer_args.op = openmpi_resolved_MPI_Op_f2c()(*(const MPI_Fint *)f_op);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   uint64_t tracer_record[11];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.sendbuf);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.recvbuf);
@@ -4330,11 +4440,11 @@ void mpi_fetch_and_op_(void *f_origin_addr, void *f_result_addr, void *f_datatyp
   struct openmpi_MPI_Fetch_and_op_args tracer_args = {0};
   tracer_args.origin_addr = f_origin_addr;
   tracer_args.result_addr = f_result_addr;
-  tracer_args.datatype = MPI_Type_f2c(*(const MPI_Fint *)f_datatype);
+  tracer_args.datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_datatype);
   tracer_args.target_rank = *(const int *)f_target_rank;
   tracer_args.target_disp = *(const MPI_Aint *)f_target_disp;
-  tracer_args.op = MPI_Op_f2c(*(const MPI_Fint *)f_op);
-  tracer_args.win = MPI_Win_f2c(*(const MPI_Fint *)f_win);
+  tracer_args.op = openmpi_resolved_MPI_Op_f2c()(*(const MPI_Fint *)f_op);
+  tracer_args.win = openmpi_resolved_MPI_Win_f2c()(*(const MPI_Fint *)f_win);
   uint64_t tracer_record[11];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.origin_addr);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.result_addr);
@@ -4391,9 +4501,9 @@ void mpi_iexscan_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_datat
   tracer_args.sendbuf = f_sendbuf;
   tracer_args.recvbuf = f_recvbuf;
   tracer_args.count = *(const int *)f_count;
-  tracer_args.datatype = MPI_Type_f2c(*(const MPI_Fint *)f_datatype);
-  tracer_args.op = MPI_Op_f2c(*(const MPI_Fint *)f_op);
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_datatype);
+  tracer_args.op = openmpi_resolved_MPI_Op_f2c()(*(const MPI_Fint *)f_op);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   tracer_args.request = &tracer_f_request;
   uint64_t tracer_record[13];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.sendbuf);
@@ -4409,7 +4519,7 @@ void mpi_iexscan_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_datat
   tracer_real(f_sendbuf, f_recvbuf, f_count, f_datatype, f_op, f_comm, f_request, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_request = MPI_Request_f2c(*(const MPI_Fint *)f_request);
+  tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -4446,7 +4556,7 @@ void mpi_file_call_errhandler_(void *f_fh, void *f_errorcode, MPI_Fint *f_ierr) 
   }
   openmpi_depth++;
   struct openmpi_MPI_File_call_errhandler_args tracer_args = {0};
-  tracer_args.fh = MPI_File_f2c(*(const MPI_Fint *)f_fh);
+  tracer_args.fh = openmpi_resolved_MPI_File_f2c()(*(const MPI_Fint *)f_fh);
   tracer_args.errorcode = *(const int *)f_errorcode;
   uint64_t tracer_record[6];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.fh);
@@ -4502,7 +4612,7 @@ void mpi_file_create_errhandler_(void *f_function, void *f_errhandler, MPI_Fint 
   tracer_real(f_function, f_errhandler, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_errhandler = MPI_Errhandler_f2c(*(const MPI_Fint *)f_errhandler);
+  tracer_f_errhandler = openmpi_resolved_MPI_Errhandler_f2c()(*(const MPI_Fint *)f_errhandler);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -4538,8 +4648,8 @@ void mpi_file_set_errhandler_(void *f_file, void *f_errhandler, MPI_Fint *f_ierr
   }
   openmpi_depth++;
   struct openmpi_MPI_File_set_errhandler_args tracer_args = {0};
-  tracer_args.file = MPI_File_f2c(*(const MPI_Fint *)f_file);
-  tracer_args.errhandler = MPI_Errhandler_f2c(*(const MPI_Fint *)f_errhandler);
+  tracer_args.file = openmpi_resolved_MPI_File_f2c()(*(const MPI_Fint *)f_file);
+  tracer_args.errhandler = openmpi_resolved_MPI_Errhandler_f2c()(*(const MPI_Fint *)f_errhandler);
   uint64_t tracer_record[6];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.file);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.errhandler);
@@ -4584,7 +4694,7 @@ void mpi_file_get_errhandler_(void *f_file, void *f_errhandler, MPI_Fint *f_ierr
   openmpi_depth++;
   struct openmpi_MPI_File_get_errhandler_args tracer_args = {0};
   __typeof__(*tracer_args.errhandler) tracer_f_errhandler = 0;
-  tracer_args.file = MPI_File_f2c(*(const MPI_Fint *)f_file);
+  tracer_args.file = openmpi_resolved_MPI_File_f2c()(*(const MPI_Fint *)f_file);
   tracer_args.errhandler = &tracer_f_errhandler;
   uint64_t tracer_record[7];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.file);
@@ -4595,7 +4705,7 @@ void mpi_file_get_errhandler_(void *f_file, void *f_errhandler, MPI_Fint *f_ierr
   tracer_real(f_file, f_errhandler, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_errhandler = MPI_Errhandler_f2c(*(const MPI_Fint *)f_errhandler);
+  tracer_f_errhandler = openmpi_resolved_MPI_Errhandler_f2c()(*(const MPI_Fint *)f_errhandler);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -4634,9 +4744,9 @@ void mpi_file_open_(void *f_comm, void *f_filename, void *f_amode, void *f_info,
   openmpi_depth++;
   struct openmpi_MPI_File_open_args tracer_args = {0};
   __typeof__(*tracer_args.fh) tracer_f_fh = 0;
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   tracer_args.amode = *(const int *)f_amode;
-  tracer_args.info = MPI_Info_f2c(*(const MPI_Fint *)f_info);
+  tracer_args.info = openmpi_resolved_MPI_Info_f2c()(*(const MPI_Fint *)f_info);
   tracer_args.fh = &tracer_f_fh;
   uint64_t tracer_record[10];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.comm);
@@ -4650,7 +4760,7 @@ void mpi_file_open_(void *f_comm, void *f_filename, void *f_amode, void *f_info,
   tracer_real(f_comm, f_filename, f_amode, f_info, f_fh, f_ierr, f_filename_len);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_fh = MPI_File_f2c(*(const MPI_Fint *)f_fh);
+  tracer_f_fh = openmpi_resolved_MPI_File_f2c()(*(const MPI_Fint *)f_fh);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -4696,7 +4806,7 @@ void mpi_file_close_(void *f_fh, MPI_Fint *f_ierr) {
   tracer_real(f_fh, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_fh = MPI_File_f2c(*(const MPI_Fint *)f_fh);
+  tracer_f_fh = openmpi_resolved_MPI_File_f2c()(*(const MPI_Fint *)f_fh);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -4732,7 +4842,7 @@ void mpi_file_delete_(void *f_filename, void *f_info, MPI_Fint *f_ierr, size_t f
   }
   openmpi_depth++;
   struct openmpi_MPI_File_delete_args tracer_args = {0};
-  tracer_args.info = MPI_Info_f2c(*(const MPI_Fint *)f_info);
+  tracer_args.info = openmpi_resolved_MPI_Info_f2c()(*(const MPI_Fint *)f_info);
   uint64_t tracer_record[6];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.filename);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.info);
@@ -4776,7 +4886,7 @@ void mpi_file_set_size_(void *f_fh, void *f_size, MPI_Fint *f_ierr) {
   }
   openmpi_depth++;
   struct openmpi_MPI_File_set_size_args tracer_args = {0};
-  tracer_args.fh = MPI_File_f2c(*(const MPI_Fint *)f_fh);
+  tracer_args.fh = openmpi_resolved_MPI_File_f2c()(*(const MPI_Fint *)f_fh);
   tracer_args.size = *(const MPI_Offset *)f_size;
   uint64_t tracer_record[6];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.fh);
@@ -4821,7 +4931,7 @@ void mpi_file_preallocate_(void *f_fh, void *f_size, MPI_Fint *f_ierr) {
   }
   openmpi_depth++;
   struct openmpi_MPI_File_preallocate_args tracer_args = {0};
-  tracer_args.fh = MPI_File_f2c(*(const MPI_Fint *)f_fh);
+  tracer_args.fh = openmpi_resolved_MPI_File_f2c()(*(const MPI_Fint *)f_fh);
   tracer_args.size = *(const MPI_Offset *)f_size;
   uint64_t tracer_record[6];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.fh);
@@ -4867,7 +4977,7 @@ void mpi_file_get_size_(void *f_fh, void *f_size, MPI_Fint *f_ierr) {
   openmpi_depth++;
   struct openmpi_MPI_File_get_size_args tracer_args = {0};
   __typeof__(*tracer_args.size) tracer_f_size = 0;
-  tracer_args.fh = MPI_File_f2c(*(const MPI_Fint *)f_fh);
+  tracer_args.fh = openmpi_resolved_MPI_File_f2c()(*(const MPI_Fint *)f_fh);
   tracer_args.size = &tracer_f_size;
   uint64_t tracer_record[7];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.fh);
@@ -4915,7 +5025,7 @@ void mpi_file_get_group_(void *f_fh, void *f_group, MPI_Fint *f_ierr) {
   openmpi_depth++;
   struct openmpi_MPI_File_get_group_args tracer_args = {0};
   __typeof__(*tracer_args.group) tracer_f_group = 0;
-  tracer_args.fh = MPI_File_f2c(*(const MPI_Fint *)f_fh);
+  tracer_args.fh = openmpi_resolved_MPI_File_f2c()(*(const MPI_Fint *)f_fh);
   tracer_args.group = &tracer_f_group;
   uint64_t tracer_record[7];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.fh);
@@ -4926,7 +5036,7 @@ void mpi_file_get_group_(void *f_fh, void *f_group, MPI_Fint *f_ierr) {
   tracer_real(f_fh, f_group, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_group = MPI_Group_f2c(*(const MPI_Fint *)f_group);
+  tracer_f_group = openmpi_resolved_MPI_Group_f2c()(*(const MPI_Fint *)f_group);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -4963,7 +5073,7 @@ void mpi_file_get_amode_(void *f_fh, void *f_amode, MPI_Fint *f_ierr) {
   openmpi_depth++;
   struct openmpi_MPI_File_get_amode_args tracer_args = {0};
   __typeof__(*tracer_args.amode) tracer_f_amode = 0;
-  tracer_args.fh = MPI_File_f2c(*(const MPI_Fint *)f_fh);
+  tracer_args.fh = openmpi_resolved_MPI_File_f2c()(*(const MPI_Fint *)f_fh);
   tracer_args.amode = &tracer_f_amode;
   uint64_t tracer_record[7];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.fh);
@@ -5010,8 +5120,8 @@ void mpi_file_set_info_(void *f_fh, void *f_info, MPI_Fint *f_ierr) {
   }
   openmpi_depth++;
   struct openmpi_MPI_File_set_info_args tracer_args = {0};
-  tracer_args.fh = MPI_File_f2c(*(const MPI_Fint *)f_fh);
-  tracer_args.info = MPI_Info_f2c(*(const MPI_Fint *)f_info);
+  tracer_args.fh = openmpi_resolved_MPI_File_f2c()(*(const MPI_Fint *)f_fh);
+  tracer_args.info = openmpi_resolved_MPI_Info_f2c()(*(const MPI_Fint *)f_info);
   uint64_t tracer_record[6];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.fh);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.info);
@@ -5056,7 +5166,7 @@ void mpi_file_get_info_(void *f_fh, void *f_info_used, MPI_Fint *f_ierr) {
   openmpi_depth++;
   struct openmpi_MPI_File_get_info_args tracer_args = {0};
   __typeof__(*tracer_args.info_used) tracer_f_info_used = 0;
-  tracer_args.fh = MPI_File_f2c(*(const MPI_Fint *)f_fh);
+  tracer_args.fh = openmpi_resolved_MPI_File_f2c()(*(const MPI_Fint *)f_fh);
   tracer_args.info_used = &tracer_f_info_used;
   uint64_t tracer_record[7];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.fh);
@@ -5067,7 +5177,7 @@ void mpi_file_get_info_(void *f_fh, void *f_info_used, MPI_Fint *f_ierr) {
   tracer_real(f_fh, f_info_used, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_info_used = MPI_Info_f2c(*(const MPI_Fint *)f_info_used);
+  tracer_f_info_used = openmpi_resolved_MPI_Info_f2c()(*(const MPI_Fint *)f_info_used);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -5106,11 +5216,11 @@ void mpi_file_set_view_(void *f_fh, void *f_disp, void *f_etype, void *f_filetyp
   }
   openmpi_depth++;
   struct openmpi_MPI_File_set_view_args tracer_args = {0};
-  tracer_args.fh = MPI_File_f2c(*(const MPI_Fint *)f_fh);
+  tracer_args.fh = openmpi_resolved_MPI_File_f2c()(*(const MPI_Fint *)f_fh);
   tracer_args.disp = *(const MPI_Offset *)f_disp;
-  tracer_args.etype = MPI_Type_f2c(*(const MPI_Fint *)f_etype);
-  tracer_args.filetype = MPI_Type_f2c(*(const MPI_Fint *)f_filetype);
-  tracer_args.info = MPI_Info_f2c(*(const MPI_Fint *)f_info);
+  tracer_args.etype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_etype);
+  tracer_args.filetype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_filetype);
+  tracer_args.info = openmpi_resolved_MPI_Info_f2c()(*(const MPI_Fint *)f_info);
   uint64_t tracer_record[10];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.fh);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.disp);
@@ -5164,7 +5274,7 @@ void mpi_file_get_view_(void *f_fh, void *f_disp, void *f_etype, void *f_filetyp
   __typeof__(*tracer_args.etype) tracer_f_etype = 0;
   __typeof__(*tracer_args.filetype) tracer_f_filetype = 0;
   __typeof__(*tracer_args.datarep) tracer_f_datarep = 0;
-  tracer_args.fh = MPI_File_f2c(*(const MPI_Fint *)f_fh);
+  tracer_args.fh = openmpi_resolved_MPI_File_f2c()(*(const MPI_Fint *)f_fh);
   tracer_args.disp = &tracer_f_disp;
   tracer_args.etype = &tracer_f_etype;
   tracer_args.filetype = &tracer_f_filetype;
@@ -5182,8 +5292,8 @@ void mpi_file_get_view_(void *f_fh, void *f_disp, void *f_etype, void *f_filetyp
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
   tracer_f_disp = *(const MPI_Offset *)f_disp;
-  tracer_f_etype = MPI_Type_f2c(*(const MPI_Fint *)f_etype);
-  tracer_f_filetype = MPI_Type_f2c(*(const MPI_Fint *)f_filetype);
+  tracer_f_etype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_etype);
+  tracer_f_filetype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_filetype);
   tracer_f_datarep = *(const char *)f_datarep;
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -5226,11 +5336,11 @@ void mpi_file_read_at_(void *f_fh, void *f_offset, void *f_buf, void *f_count, v
   }
   openmpi_depth++;
   struct openmpi_MPI_File_read_at_args tracer_args = {0};
-  tracer_args.fh = MPI_File_f2c(*(const MPI_Fint *)f_fh);
+  tracer_args.fh = openmpi_resolved_MPI_File_f2c()(*(const MPI_Fint *)f_fh);
   tracer_args.offset = *(const MPI_Offset *)f_offset;
   tracer_args.buf = f_buf;
   tracer_args.count = *(const int *)f_count;
-  tracer_args.datatype = MPI_Type_f2c(*(const MPI_Fint *)f_datatype);
+  tracer_args.datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_datatype);
   uint64_t tracer_record[10];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.fh);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.offset);
@@ -5281,11 +5391,11 @@ void mpi_file_read_at_all_(void *f_fh, void *f_offset, void *f_buf, void *f_coun
   }
   openmpi_depth++;
   struct openmpi_MPI_File_read_at_all_args tracer_args = {0};
-  tracer_args.fh = MPI_File_f2c(*(const MPI_Fint *)f_fh);
+  tracer_args.fh = openmpi_resolved_MPI_File_f2c()(*(const MPI_Fint *)f_fh);
   tracer_args.offset = *(const MPI_Offset *)f_offset;
   tracer_args.buf = f_buf;
   tracer_args.count = *(const int *)f_count;
-  tracer_args.datatype = MPI_Type_f2c(*(const MPI_Fint *)f_datatype);
+  tracer_args.datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_datatype);
   uint64_t tracer_record[10];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.fh);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.offset);
@@ -5336,11 +5446,11 @@ void mpi_file_write_at_(void *f_fh, void *f_offset, void *f_buf, void *f_count, 
   }
   openmpi_depth++;
   struct openmpi_MPI_File_write_at_args tracer_args = {0};
-  tracer_args.fh = MPI_File_f2c(*(const MPI_Fint *)f_fh);
+  tracer_args.fh = openmpi_resolved_MPI_File_f2c()(*(const MPI_Fint *)f_fh);
   tracer_args.offset = *(const MPI_Offset *)f_offset;
   tracer_args.buf = f_buf;
   tracer_args.count = *(const int *)f_count;
-  tracer_args.datatype = MPI_Type_f2c(*(const MPI_Fint *)f_datatype);
+  tracer_args.datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_datatype);
   uint64_t tracer_record[10];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.fh);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.offset);
@@ -5391,11 +5501,11 @@ void mpi_file_write_at_all_(void *f_fh, void *f_offset, void *f_buf, void *f_cou
   }
   openmpi_depth++;
   struct openmpi_MPI_File_write_at_all_args tracer_args = {0};
-  tracer_args.fh = MPI_File_f2c(*(const MPI_Fint *)f_fh);
+  tracer_args.fh = openmpi_resolved_MPI_File_f2c()(*(const MPI_Fint *)f_fh);
   tracer_args.offset = *(const MPI_Offset *)f_offset;
   tracer_args.buf = f_buf;
   tracer_args.count = *(const int *)f_count;
-  tracer_args.datatype = MPI_Type_f2c(*(const MPI_Fint *)f_datatype);
+  tracer_args.datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_datatype);
   uint64_t tracer_record[10];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.fh);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.offset);
@@ -5447,11 +5557,11 @@ void mpi_file_iread_at_(void *f_fh, void *f_offset, void *f_buf, void *f_count, 
   openmpi_depth++;
   struct openmpi_MPI_File_iread_at_args tracer_args = {0};
   __typeof__(*tracer_args.request) tracer_f_request = 0;
-  tracer_args.fh = MPI_File_f2c(*(const MPI_Fint *)f_fh);
+  tracer_args.fh = openmpi_resolved_MPI_File_f2c()(*(const MPI_Fint *)f_fh);
   tracer_args.offset = *(const MPI_Offset *)f_offset;
   tracer_args.buf = f_buf;
   tracer_args.count = *(const int *)f_count;
-  tracer_args.datatype = MPI_Type_f2c(*(const MPI_Fint *)f_datatype);
+  tracer_args.datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_datatype);
   tracer_args.request = &tracer_f_request;
   uint64_t tracer_record[11];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.fh);
@@ -5466,7 +5576,7 @@ void mpi_file_iread_at_(void *f_fh, void *f_offset, void *f_buf, void *f_count, 
   tracer_real(f_fh, f_offset, f_buf, f_count, f_datatype, f_request, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_request = MPI_Request_f2c(*(const MPI_Fint *)f_request);
+  tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -5506,11 +5616,11 @@ void mpi_file_iwrite_at_(void *f_fh, void *f_offset, void *f_buf, void *f_count,
   openmpi_depth++;
   struct openmpi_MPI_File_iwrite_at_args tracer_args = {0};
   __typeof__(*tracer_args.request) tracer_f_request = 0;
-  tracer_args.fh = MPI_File_f2c(*(const MPI_Fint *)f_fh);
+  tracer_args.fh = openmpi_resolved_MPI_File_f2c()(*(const MPI_Fint *)f_fh);
   tracer_args.offset = *(const MPI_Offset *)f_offset;
   tracer_args.buf = f_buf;
   tracer_args.count = *(const int *)f_count;
-  tracer_args.datatype = MPI_Type_f2c(*(const MPI_Fint *)f_datatype);
+  tracer_args.datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_datatype);
   tracer_args.request = &tracer_f_request;
   uint64_t tracer_record[11];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.fh);
@@ -5525,7 +5635,7 @@ void mpi_file_iwrite_at_(void *f_fh, void *f_offset, void *f_buf, void *f_count,
   tracer_real(f_fh, f_offset, f_buf, f_count, f_datatype, f_request, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_request = MPI_Request_f2c(*(const MPI_Fint *)f_request);
+  tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -5565,11 +5675,11 @@ void mpi_file_iread_at_all_(void *f_fh, void *f_offset, void *f_buf, void *f_cou
   openmpi_depth++;
   struct openmpi_MPI_File_iread_at_all_args tracer_args = {0};
   __typeof__(*tracer_args.request) tracer_f_request = 0;
-  tracer_args.fh = MPI_File_f2c(*(const MPI_Fint *)f_fh);
+  tracer_args.fh = openmpi_resolved_MPI_File_f2c()(*(const MPI_Fint *)f_fh);
   tracer_args.offset = *(const MPI_Offset *)f_offset;
   tracer_args.buf = f_buf;
   tracer_args.count = *(const int *)f_count;
-  tracer_args.datatype = MPI_Type_f2c(*(const MPI_Fint *)f_datatype);
+  tracer_args.datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_datatype);
   tracer_args.request = &tracer_f_request;
   uint64_t tracer_record[11];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.fh);
@@ -5584,7 +5694,7 @@ void mpi_file_iread_at_all_(void *f_fh, void *f_offset, void *f_buf, void *f_cou
   tracer_real(f_fh, f_offset, f_buf, f_count, f_datatype, f_request, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_request = MPI_Request_f2c(*(const MPI_Fint *)f_request);
+  tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -5624,11 +5734,11 @@ void mpi_file_iwrite_at_all_(void *f_fh, void *f_offset, void *f_buf, void *f_co
   openmpi_depth++;
   struct openmpi_MPI_File_iwrite_at_all_args tracer_args = {0};
   __typeof__(*tracer_args.request) tracer_f_request = 0;
-  tracer_args.fh = MPI_File_f2c(*(const MPI_Fint *)f_fh);
+  tracer_args.fh = openmpi_resolved_MPI_File_f2c()(*(const MPI_Fint *)f_fh);
   tracer_args.offset = *(const MPI_Offset *)f_offset;
   tracer_args.buf = f_buf;
   tracer_args.count = *(const int *)f_count;
-  tracer_args.datatype = MPI_Type_f2c(*(const MPI_Fint *)f_datatype);
+  tracer_args.datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_datatype);
   tracer_args.request = &tracer_f_request;
   uint64_t tracer_record[11];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.fh);
@@ -5643,7 +5753,7 @@ void mpi_file_iwrite_at_all_(void *f_fh, void *f_offset, void *f_buf, void *f_co
   tracer_real(f_fh, f_offset, f_buf, f_count, f_datatype, f_request, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_request = MPI_Request_f2c(*(const MPI_Fint *)f_request);
+  tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -5681,10 +5791,10 @@ void mpi_file_read_(void *f_fh, void *f_buf, void *f_count, void *f_datatype, vo
   }
   openmpi_depth++;
   struct openmpi_MPI_File_read_args tracer_args = {0};
-  tracer_args.fh = MPI_File_f2c(*(const MPI_Fint *)f_fh);
+  tracer_args.fh = openmpi_resolved_MPI_File_f2c()(*(const MPI_Fint *)f_fh);
   tracer_args.buf = f_buf;
   tracer_args.count = *(const int *)f_count;
-  tracer_args.datatype = MPI_Type_f2c(*(const MPI_Fint *)f_datatype);
+  tracer_args.datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_datatype);
   uint64_t tracer_record[9];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.fh);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.buf);
@@ -5733,10 +5843,10 @@ void mpi_file_read_all_(void *f_fh, void *f_buf, void *f_count, void *f_datatype
   }
   openmpi_depth++;
   struct openmpi_MPI_File_read_all_args tracer_args = {0};
-  tracer_args.fh = MPI_File_f2c(*(const MPI_Fint *)f_fh);
+  tracer_args.fh = openmpi_resolved_MPI_File_f2c()(*(const MPI_Fint *)f_fh);
   tracer_args.buf = f_buf;
   tracer_args.count = *(const int *)f_count;
-  tracer_args.datatype = MPI_Type_f2c(*(const MPI_Fint *)f_datatype);
+  tracer_args.datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_datatype);
   uint64_t tracer_record[9];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.fh);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.buf);
@@ -5785,10 +5895,10 @@ void mpi_file_write_(void *f_fh, void *f_buf, void *f_count, void *f_datatype, v
   }
   openmpi_depth++;
   struct openmpi_MPI_File_write_args tracer_args = {0};
-  tracer_args.fh = MPI_File_f2c(*(const MPI_Fint *)f_fh);
+  tracer_args.fh = openmpi_resolved_MPI_File_f2c()(*(const MPI_Fint *)f_fh);
   tracer_args.buf = f_buf;
   tracer_args.count = *(const int *)f_count;
-  tracer_args.datatype = MPI_Type_f2c(*(const MPI_Fint *)f_datatype);
+  tracer_args.datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_datatype);
   uint64_t tracer_record[9];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.fh);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.buf);
@@ -5837,10 +5947,10 @@ void mpi_file_write_all_(void *f_fh, void *f_buf, void *f_count, void *f_datatyp
   }
   openmpi_depth++;
   struct openmpi_MPI_File_write_all_args tracer_args = {0};
-  tracer_args.fh = MPI_File_f2c(*(const MPI_Fint *)f_fh);
+  tracer_args.fh = openmpi_resolved_MPI_File_f2c()(*(const MPI_Fint *)f_fh);
   tracer_args.buf = f_buf;
   tracer_args.count = *(const int *)f_count;
-  tracer_args.datatype = MPI_Type_f2c(*(const MPI_Fint *)f_datatype);
+  tracer_args.datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_datatype);
   uint64_t tracer_record[9];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.fh);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.buf);
@@ -5890,10 +6000,10 @@ void mpi_file_iread_(void *f_fh, void *f_buf, void *f_count, void *f_datatype, v
   openmpi_depth++;
   struct openmpi_MPI_File_iread_args tracer_args = {0};
   __typeof__(*tracer_args.request) tracer_f_request = 0;
-  tracer_args.fh = MPI_File_f2c(*(const MPI_Fint *)f_fh);
+  tracer_args.fh = openmpi_resolved_MPI_File_f2c()(*(const MPI_Fint *)f_fh);
   tracer_args.buf = f_buf;
   tracer_args.count = *(const int *)f_count;
-  tracer_args.datatype = MPI_Type_f2c(*(const MPI_Fint *)f_datatype);
+  tracer_args.datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_datatype);
   tracer_args.request = &tracer_f_request;
   uint64_t tracer_record[10];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.fh);
@@ -5907,7 +6017,7 @@ void mpi_file_iread_(void *f_fh, void *f_buf, void *f_count, void *f_datatype, v
   tracer_real(f_fh, f_buf, f_count, f_datatype, f_request, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_request = MPI_Request_f2c(*(const MPI_Fint *)f_request);
+  tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -5946,10 +6056,10 @@ void mpi_file_iwrite_(void *f_fh, void *f_buf, void *f_count, void *f_datatype, 
   openmpi_depth++;
   struct openmpi_MPI_File_iwrite_args tracer_args = {0};
   __typeof__(*tracer_args.request) tracer_f_request = 0;
-  tracer_args.fh = MPI_File_f2c(*(const MPI_Fint *)f_fh);
+  tracer_args.fh = openmpi_resolved_MPI_File_f2c()(*(const MPI_Fint *)f_fh);
   tracer_args.buf = f_buf;
   tracer_args.count = *(const int *)f_count;
-  tracer_args.datatype = MPI_Type_f2c(*(const MPI_Fint *)f_datatype);
+  tracer_args.datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_datatype);
   tracer_args.request = &tracer_f_request;
   uint64_t tracer_record[10];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.fh);
@@ -5963,7 +6073,7 @@ void mpi_file_iwrite_(void *f_fh, void *f_buf, void *f_count, void *f_datatype, 
   tracer_real(f_fh, f_buf, f_count, f_datatype, f_request, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_request = MPI_Request_f2c(*(const MPI_Fint *)f_request);
+  tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -6002,10 +6112,10 @@ void mpi_file_iread_all_(void *f_fh, void *f_buf, void *f_count, void *f_datatyp
   openmpi_depth++;
   struct openmpi_MPI_File_iread_all_args tracer_args = {0};
   __typeof__(*tracer_args.request) tracer_f_request = 0;
-  tracer_args.fh = MPI_File_f2c(*(const MPI_Fint *)f_fh);
+  tracer_args.fh = openmpi_resolved_MPI_File_f2c()(*(const MPI_Fint *)f_fh);
   tracer_args.buf = f_buf;
   tracer_args.count = *(const int *)f_count;
-  tracer_args.datatype = MPI_Type_f2c(*(const MPI_Fint *)f_datatype);
+  tracer_args.datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_datatype);
   tracer_args.request = &tracer_f_request;
   uint64_t tracer_record[10];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.fh);
@@ -6019,7 +6129,7 @@ void mpi_file_iread_all_(void *f_fh, void *f_buf, void *f_count, void *f_datatyp
   tracer_real(f_fh, f_buf, f_count, f_datatype, f_request, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_request = MPI_Request_f2c(*(const MPI_Fint *)f_request);
+  tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -6058,10 +6168,10 @@ void mpi_file_iwrite_all_(void *f_fh, void *f_buf, void *f_count, void *f_dataty
   openmpi_depth++;
   struct openmpi_MPI_File_iwrite_all_args tracer_args = {0};
   __typeof__(*tracer_args.request) tracer_f_request = 0;
-  tracer_args.fh = MPI_File_f2c(*(const MPI_Fint *)f_fh);
+  tracer_args.fh = openmpi_resolved_MPI_File_f2c()(*(const MPI_Fint *)f_fh);
   tracer_args.buf = f_buf;
   tracer_args.count = *(const int *)f_count;
-  tracer_args.datatype = MPI_Type_f2c(*(const MPI_Fint *)f_datatype);
+  tracer_args.datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_datatype);
   tracer_args.request = &tracer_f_request;
   uint64_t tracer_record[10];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.fh);
@@ -6075,7 +6185,7 @@ void mpi_file_iwrite_all_(void *f_fh, void *f_buf, void *f_count, void *f_dataty
   tracer_real(f_fh, f_buf, f_count, f_datatype, f_request, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_request = MPI_Request_f2c(*(const MPI_Fint *)f_request);
+  tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -6111,7 +6221,7 @@ void mpi_file_seek_(void *f_fh, void *f_offset, void *f_whence, MPI_Fint *f_ierr
   }
   openmpi_depth++;
   struct openmpi_MPI_File_seek_args tracer_args = {0};
-  tracer_args.fh = MPI_File_f2c(*(const MPI_Fint *)f_fh);
+  tracer_args.fh = openmpi_resolved_MPI_File_f2c()(*(const MPI_Fint *)f_fh);
   tracer_args.offset = *(const MPI_Offset *)f_offset;
   tracer_args.whence = *(const int *)f_whence;
   uint64_t tracer_record[7];
@@ -6159,7 +6269,7 @@ void mpi_file_get_position_(void *f_fh, void *f_offset, MPI_Fint *f_ierr) {
   openmpi_depth++;
   struct openmpi_MPI_File_get_position_args tracer_args = {0};
   __typeof__(*tracer_args.offset) tracer_f_offset = 0;
-  tracer_args.fh = MPI_File_f2c(*(const MPI_Fint *)f_fh);
+  tracer_args.fh = openmpi_resolved_MPI_File_f2c()(*(const MPI_Fint *)f_fh);
   tracer_args.offset = &tracer_f_offset;
   uint64_t tracer_record[7];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.fh);
@@ -6207,7 +6317,7 @@ void mpi_file_get_byte_offset_(void *f_fh, void *f_offset, void *f_disp, MPI_Fin
   openmpi_depth++;
   struct openmpi_MPI_File_get_byte_offset_args tracer_args = {0};
   __typeof__(*tracer_args.disp) tracer_f_disp = 0;
-  tracer_args.fh = MPI_File_f2c(*(const MPI_Fint *)f_fh);
+  tracer_args.fh = openmpi_resolved_MPI_File_f2c()(*(const MPI_Fint *)f_fh);
   tracer_args.offset = *(const MPI_Offset *)f_offset;
   tracer_args.disp = &tracer_f_disp;
   uint64_t tracer_record[8];
@@ -6258,10 +6368,10 @@ void mpi_file_read_shared_(void *f_fh, void *f_buf, void *f_count, void *f_datat
   }
   openmpi_depth++;
   struct openmpi_MPI_File_read_shared_args tracer_args = {0};
-  tracer_args.fh = MPI_File_f2c(*(const MPI_Fint *)f_fh);
+  tracer_args.fh = openmpi_resolved_MPI_File_f2c()(*(const MPI_Fint *)f_fh);
   tracer_args.buf = f_buf;
   tracer_args.count = *(const int *)f_count;
-  tracer_args.datatype = MPI_Type_f2c(*(const MPI_Fint *)f_datatype);
+  tracer_args.datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_datatype);
   uint64_t tracer_record[9];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.fh);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.buf);
@@ -6310,10 +6420,10 @@ void mpi_file_write_shared_(void *f_fh, void *f_buf, void *f_count, void *f_data
   }
   openmpi_depth++;
   struct openmpi_MPI_File_write_shared_args tracer_args = {0};
-  tracer_args.fh = MPI_File_f2c(*(const MPI_Fint *)f_fh);
+  tracer_args.fh = openmpi_resolved_MPI_File_f2c()(*(const MPI_Fint *)f_fh);
   tracer_args.buf = f_buf;
   tracer_args.count = *(const int *)f_count;
-  tracer_args.datatype = MPI_Type_f2c(*(const MPI_Fint *)f_datatype);
+  tracer_args.datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_datatype);
   uint64_t tracer_record[9];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.fh);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.buf);
@@ -6363,10 +6473,10 @@ void mpi_file_iread_shared_(void *f_fh, void *f_buf, void *f_count, void *f_data
   openmpi_depth++;
   struct openmpi_MPI_File_iread_shared_args tracer_args = {0};
   __typeof__(*tracer_args.request) tracer_f_request = 0;
-  tracer_args.fh = MPI_File_f2c(*(const MPI_Fint *)f_fh);
+  tracer_args.fh = openmpi_resolved_MPI_File_f2c()(*(const MPI_Fint *)f_fh);
   tracer_args.buf = f_buf;
   tracer_args.count = *(const int *)f_count;
-  tracer_args.datatype = MPI_Type_f2c(*(const MPI_Fint *)f_datatype);
+  tracer_args.datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_datatype);
   tracer_args.request = &tracer_f_request;
   uint64_t tracer_record[10];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.fh);
@@ -6380,7 +6490,7 @@ void mpi_file_iread_shared_(void *f_fh, void *f_buf, void *f_count, void *f_data
   tracer_real(f_fh, f_buf, f_count, f_datatype, f_request, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_request = MPI_Request_f2c(*(const MPI_Fint *)f_request);
+  tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -6419,10 +6529,10 @@ void mpi_file_iwrite_shared_(void *f_fh, void *f_buf, void *f_count, void *f_dat
   openmpi_depth++;
   struct openmpi_MPI_File_iwrite_shared_args tracer_args = {0};
   __typeof__(*tracer_args.request) tracer_f_request = 0;
-  tracer_args.fh = MPI_File_f2c(*(const MPI_Fint *)f_fh);
+  tracer_args.fh = openmpi_resolved_MPI_File_f2c()(*(const MPI_Fint *)f_fh);
   tracer_args.buf = f_buf;
   tracer_args.count = *(const int *)f_count;
-  tracer_args.datatype = MPI_Type_f2c(*(const MPI_Fint *)f_datatype);
+  tracer_args.datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_datatype);
   tracer_args.request = &tracer_f_request;
   uint64_t tracer_record[10];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.fh);
@@ -6436,7 +6546,7 @@ void mpi_file_iwrite_shared_(void *f_fh, void *f_buf, void *f_count, void *f_dat
   tracer_real(f_fh, f_buf, f_count, f_datatype, f_request, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_request = MPI_Request_f2c(*(const MPI_Fint *)f_request);
+  tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -6474,10 +6584,10 @@ void mpi_file_read_ordered_(void *f_fh, void *f_buf, void *f_count, void *f_data
   }
   openmpi_depth++;
   struct openmpi_MPI_File_read_ordered_args tracer_args = {0};
-  tracer_args.fh = MPI_File_f2c(*(const MPI_Fint *)f_fh);
+  tracer_args.fh = openmpi_resolved_MPI_File_f2c()(*(const MPI_Fint *)f_fh);
   tracer_args.buf = f_buf;
   tracer_args.count = *(const int *)f_count;
-  tracer_args.datatype = MPI_Type_f2c(*(const MPI_Fint *)f_datatype);
+  tracer_args.datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_datatype);
   uint64_t tracer_record[9];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.fh);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.buf);
@@ -6526,10 +6636,10 @@ void mpi_file_write_ordered_(void *f_fh, void *f_buf, void *f_count, void *f_dat
   }
   openmpi_depth++;
   struct openmpi_MPI_File_write_ordered_args tracer_args = {0};
-  tracer_args.fh = MPI_File_f2c(*(const MPI_Fint *)f_fh);
+  tracer_args.fh = openmpi_resolved_MPI_File_f2c()(*(const MPI_Fint *)f_fh);
   tracer_args.buf = f_buf;
   tracer_args.count = *(const int *)f_count;
-  tracer_args.datatype = MPI_Type_f2c(*(const MPI_Fint *)f_datatype);
+  tracer_args.datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_datatype);
   uint64_t tracer_record[9];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.fh);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.buf);
@@ -6576,7 +6686,7 @@ void mpi_file_seek_shared_(void *f_fh, void *f_offset, void *f_whence, MPI_Fint 
   }
   openmpi_depth++;
   struct openmpi_MPI_File_seek_shared_args tracer_args = {0};
-  tracer_args.fh = MPI_File_f2c(*(const MPI_Fint *)f_fh);
+  tracer_args.fh = openmpi_resolved_MPI_File_f2c()(*(const MPI_Fint *)f_fh);
   tracer_args.offset = *(const MPI_Offset *)f_offset;
   tracer_args.whence = *(const int *)f_whence;
   uint64_t tracer_record[7];
@@ -6624,7 +6734,7 @@ void mpi_file_get_position_shared_(void *f_fh, void *f_offset, MPI_Fint *f_ierr)
   openmpi_depth++;
   struct openmpi_MPI_File_get_position_shared_args tracer_args = {0};
   __typeof__(*tracer_args.offset) tracer_f_offset = 0;
-  tracer_args.fh = MPI_File_f2c(*(const MPI_Fint *)f_fh);
+  tracer_args.fh = openmpi_resolved_MPI_File_f2c()(*(const MPI_Fint *)f_fh);
   tracer_args.offset = &tracer_f_offset;
   uint64_t tracer_record[7];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.fh);
@@ -6674,11 +6784,11 @@ void mpi_file_read_at_all_begin_(void *f_fh, void *f_offset, void *f_buf, void *
   }
   openmpi_depth++;
   struct openmpi_MPI_File_read_at_all_begin_args tracer_args = {0};
-  tracer_args.fh = MPI_File_f2c(*(const MPI_Fint *)f_fh);
+  tracer_args.fh = openmpi_resolved_MPI_File_f2c()(*(const MPI_Fint *)f_fh);
   tracer_args.offset = *(const MPI_Offset *)f_offset;
   tracer_args.buf = f_buf;
   tracer_args.count = *(const int *)f_count;
-  tracer_args.datatype = MPI_Type_f2c(*(const MPI_Fint *)f_datatype);
+  tracer_args.datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_datatype);
   uint64_t tracer_record[9];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.fh);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.offset);
@@ -6725,7 +6835,7 @@ void mpi_file_read_at_all_end_(void *f_fh, void *f_buf, void *f_status, MPI_Fint
   }
   openmpi_depth++;
   struct openmpi_MPI_File_read_at_all_end_args tracer_args = {0};
-  tracer_args.fh = MPI_File_f2c(*(const MPI_Fint *)f_fh);
+  tracer_args.fh = openmpi_resolved_MPI_File_f2c()(*(const MPI_Fint *)f_fh);
   tracer_args.buf = f_buf;
   uint64_t tracer_record[7];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.fh);
@@ -6774,11 +6884,11 @@ void mpi_file_write_at_all_begin_(void *f_fh, void *f_offset, void *f_buf, void 
   }
   openmpi_depth++;
   struct openmpi_MPI_File_write_at_all_begin_args tracer_args = {0};
-  tracer_args.fh = MPI_File_f2c(*(const MPI_Fint *)f_fh);
+  tracer_args.fh = openmpi_resolved_MPI_File_f2c()(*(const MPI_Fint *)f_fh);
   tracer_args.offset = *(const MPI_Offset *)f_offset;
   tracer_args.buf = f_buf;
   tracer_args.count = *(const int *)f_count;
-  tracer_args.datatype = MPI_Type_f2c(*(const MPI_Fint *)f_datatype);
+  tracer_args.datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_datatype);
   uint64_t tracer_record[9];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.fh);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.offset);
@@ -6825,7 +6935,7 @@ void mpi_file_write_at_all_end_(void *f_fh, void *f_buf, void *f_status, MPI_Fin
   }
   openmpi_depth++;
   struct openmpi_MPI_File_write_at_all_end_args tracer_args = {0};
-  tracer_args.fh = MPI_File_f2c(*(const MPI_Fint *)f_fh);
+  tracer_args.fh = openmpi_resolved_MPI_File_f2c()(*(const MPI_Fint *)f_fh);
   tracer_args.buf = f_buf;
   uint64_t tracer_record[7];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.fh);
@@ -6873,10 +6983,10 @@ void mpi_file_read_all_begin_(void *f_fh, void *f_buf, void *f_count, void *f_da
   }
   openmpi_depth++;
   struct openmpi_MPI_File_read_all_begin_args tracer_args = {0};
-  tracer_args.fh = MPI_File_f2c(*(const MPI_Fint *)f_fh);
+  tracer_args.fh = openmpi_resolved_MPI_File_f2c()(*(const MPI_Fint *)f_fh);
   tracer_args.buf = f_buf;
   tracer_args.count = *(const int *)f_count;
-  tracer_args.datatype = MPI_Type_f2c(*(const MPI_Fint *)f_datatype);
+  tracer_args.datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_datatype);
   uint64_t tracer_record[8];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.fh);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.buf);
@@ -6922,7 +7032,7 @@ void mpi_file_read_all_end_(void *f_fh, void *f_buf, void *f_status, MPI_Fint *f
   }
   openmpi_depth++;
   struct openmpi_MPI_File_read_all_end_args tracer_args = {0};
-  tracer_args.fh = MPI_File_f2c(*(const MPI_Fint *)f_fh);
+  tracer_args.fh = openmpi_resolved_MPI_File_f2c()(*(const MPI_Fint *)f_fh);
   tracer_args.buf = f_buf;
   uint64_t tracer_record[7];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.fh);
@@ -6970,10 +7080,10 @@ void mpi_file_write_all_begin_(void *f_fh, void *f_buf, void *f_count, void *f_d
   }
   openmpi_depth++;
   struct openmpi_MPI_File_write_all_begin_args tracer_args = {0};
-  tracer_args.fh = MPI_File_f2c(*(const MPI_Fint *)f_fh);
+  tracer_args.fh = openmpi_resolved_MPI_File_f2c()(*(const MPI_Fint *)f_fh);
   tracer_args.buf = f_buf;
   tracer_args.count = *(const int *)f_count;
-  tracer_args.datatype = MPI_Type_f2c(*(const MPI_Fint *)f_datatype);
+  tracer_args.datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_datatype);
   uint64_t tracer_record[8];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.fh);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.buf);
@@ -7019,7 +7129,7 @@ void mpi_file_write_all_end_(void *f_fh, void *f_buf, void *f_status, MPI_Fint *
   }
   openmpi_depth++;
   struct openmpi_MPI_File_write_all_end_args tracer_args = {0};
-  tracer_args.fh = MPI_File_f2c(*(const MPI_Fint *)f_fh);
+  tracer_args.fh = openmpi_resolved_MPI_File_f2c()(*(const MPI_Fint *)f_fh);
   tracer_args.buf = f_buf;
   uint64_t tracer_record[7];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.fh);
@@ -7067,10 +7177,10 @@ void mpi_file_read_ordered_begin_(void *f_fh, void *f_buf, void *f_count, void *
   }
   openmpi_depth++;
   struct openmpi_MPI_File_read_ordered_begin_args tracer_args = {0};
-  tracer_args.fh = MPI_File_f2c(*(const MPI_Fint *)f_fh);
+  tracer_args.fh = openmpi_resolved_MPI_File_f2c()(*(const MPI_Fint *)f_fh);
   tracer_args.buf = f_buf;
   tracer_args.count = *(const int *)f_count;
-  tracer_args.datatype = MPI_Type_f2c(*(const MPI_Fint *)f_datatype);
+  tracer_args.datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_datatype);
   uint64_t tracer_record[8];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.fh);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.buf);
@@ -7116,7 +7226,7 @@ void mpi_file_read_ordered_end_(void *f_fh, void *f_buf, void *f_status, MPI_Fin
   }
   openmpi_depth++;
   struct openmpi_MPI_File_read_ordered_end_args tracer_args = {0};
-  tracer_args.fh = MPI_File_f2c(*(const MPI_Fint *)f_fh);
+  tracer_args.fh = openmpi_resolved_MPI_File_f2c()(*(const MPI_Fint *)f_fh);
   tracer_args.buf = f_buf;
   uint64_t tracer_record[7];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.fh);
@@ -7164,10 +7274,10 @@ void mpi_file_write_ordered_begin_(void *f_fh, void *f_buf, void *f_count, void 
   }
   openmpi_depth++;
   struct openmpi_MPI_File_write_ordered_begin_args tracer_args = {0};
-  tracer_args.fh = MPI_File_f2c(*(const MPI_Fint *)f_fh);
+  tracer_args.fh = openmpi_resolved_MPI_File_f2c()(*(const MPI_Fint *)f_fh);
   tracer_args.buf = f_buf;
   tracer_args.count = *(const int *)f_count;
-  tracer_args.datatype = MPI_Type_f2c(*(const MPI_Fint *)f_datatype);
+  tracer_args.datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_datatype);
   uint64_t tracer_record[8];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.fh);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.buf);
@@ -7213,7 +7323,7 @@ void mpi_file_write_ordered_end_(void *f_fh, void *f_buf, void *f_status, MPI_Fi
   }
   openmpi_depth++;
   struct openmpi_MPI_File_write_ordered_end_args tracer_args = {0};
-  tracer_args.fh = MPI_File_f2c(*(const MPI_Fint *)f_fh);
+  tracer_args.fh = openmpi_resolved_MPI_File_f2c()(*(const MPI_Fint *)f_fh);
   tracer_args.buf = f_buf;
   uint64_t tracer_record[7];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.fh);
@@ -7260,8 +7370,8 @@ void mpi_file_get_type_extent_(void *f_fh, void *f_datatype, void *f_extent, MPI
   openmpi_depth++;
   struct openmpi_MPI_File_get_type_extent_args tracer_args = {0};
   __typeof__(*tracer_args.extent) tracer_f_extent = 0;
-  tracer_args.fh = MPI_File_f2c(*(const MPI_Fint *)f_fh);
-  tracer_args.datatype = MPI_Type_f2c(*(const MPI_Fint *)f_datatype);
+  tracer_args.fh = openmpi_resolved_MPI_File_f2c()(*(const MPI_Fint *)f_fh);
+  tracer_args.datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_datatype);
   tracer_args.extent = &tracer_f_extent;
   uint64_t tracer_record[8];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.fh);
@@ -7309,7 +7419,7 @@ void mpi_file_set_atomicity_(void *f_fh, void *f_flag, MPI_Fint *f_ierr) {
   }
   openmpi_depth++;
   struct openmpi_MPI_File_set_atomicity_args tracer_args = {0};
-  tracer_args.fh = MPI_File_f2c(*(const MPI_Fint *)f_fh);
+  tracer_args.fh = openmpi_resolved_MPI_File_f2c()(*(const MPI_Fint *)f_fh);
   tracer_args.flag = *(const int *)f_flag;
   uint64_t tracer_record[6];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.fh);
@@ -7355,7 +7465,7 @@ void mpi_file_get_atomicity_(void *f_fh, void *f_flag, MPI_Fint *f_ierr) {
   openmpi_depth++;
   struct openmpi_MPI_File_get_atomicity_args tracer_args = {0};
   __typeof__(*tracer_args.flag) tracer_f_flag = 0;
-  tracer_args.fh = MPI_File_f2c(*(const MPI_Fint *)f_fh);
+  tracer_args.fh = openmpi_resolved_MPI_File_f2c()(*(const MPI_Fint *)f_fh);
   tracer_args.flag = &tracer_f_flag;
   uint64_t tracer_record[7];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.fh);
@@ -7402,7 +7512,7 @@ void mpi_file_sync_(void *f_fh, MPI_Fint *f_ierr) {
   }
   openmpi_depth++;
   struct openmpi_MPI_File_sync_args tracer_args = {0};
-  tracer_args.fh = MPI_File_f2c(*(const MPI_Fint *)f_fh);
+  tracer_args.fh = openmpi_resolved_MPI_File_f2c()(*(const MPI_Fint *)f_fh);
   uint64_t tracer_record[5];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.fh);
   unsigned tracer_depth = tracer_inflight_push("openmpi", 141);
@@ -7581,12 +7691,12 @@ void mpi_gather_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_r
   struct openmpi_MPI_Gather_args tracer_args = {0};
   tracer_args.sendbuf = f_sendbuf;
   tracer_args.sendcount = *(const int *)f_sendcount;
-  tracer_args.sendtype = MPI_Type_f2c(*(const MPI_Fint *)f_sendtype);
+  tracer_args.sendtype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_sendtype);
   tracer_args.recvbuf = f_recvbuf;
   tracer_args.recvcount = *(const int *)f_recvcount;
-  tracer_args.recvtype = MPI_Type_f2c(*(const MPI_Fint *)f_recvtype);
+  tracer_args.recvtype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_recvtype);
   tracer_args.root = *(const int *)f_root;
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   uint64_t tracer_record[14];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.sendbuf);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.sendcount);
@@ -7648,12 +7758,12 @@ void mpi_igather_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_
   __typeof__(*tracer_args.request) tracer_f_request = 0;
   tracer_args.sendbuf = f_sendbuf;
   tracer_args.sendcount = *(const int *)f_sendcount;
-  tracer_args.sendtype = MPI_Type_f2c(*(const MPI_Fint *)f_sendtype);
+  tracer_args.sendtype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_sendtype);
   tracer_args.recvbuf = f_recvbuf;
   tracer_args.recvcount = *(const int *)f_recvcount;
-  tracer_args.recvtype = MPI_Type_f2c(*(const MPI_Fint *)f_recvtype);
+  tracer_args.recvtype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_recvtype);
   tracer_args.root = *(const int *)f_root;
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   tracer_args.request = &tracer_f_request;
   uint64_t tracer_record[16];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.sendbuf);
@@ -7672,7 +7782,7 @@ void mpi_igather_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_
               f_comm, f_request, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_request = MPI_Request_f2c(*(const MPI_Fint *)f_request);
+  tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -7718,11 +7828,11 @@ void mpi_gatherv_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_
   struct openmpi_MPI_Gatherv_args tracer_args = {0};
   tracer_args.sendbuf = f_sendbuf;
   tracer_args.sendcount = *(const int *)f_sendcount;
-  tracer_args.sendtype = MPI_Type_f2c(*(const MPI_Fint *)f_sendtype);
+  tracer_args.sendtype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_sendtype);
   tracer_args.recvbuf = f_recvbuf;
-  tracer_args.recvtype = MPI_Type_f2c(*(const MPI_Fint *)f_recvtype);
+  tracer_args.recvtype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_recvtype);
   tracer_args.root = *(const int *)f_root;
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   uint64_t tracer_record[15];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.sendbuf);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.sendcount);
@@ -7785,11 +7895,11 @@ void mpi_igatherv_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f
   __typeof__(*tracer_args.request) tracer_f_request = 0;
   tracer_args.sendbuf = f_sendbuf;
   tracer_args.sendcount = *(const int *)f_sendcount;
-  tracer_args.sendtype = MPI_Type_f2c(*(const MPI_Fint *)f_sendtype);
+  tracer_args.sendtype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_sendtype);
   tracer_args.recvbuf = f_recvbuf;
-  tracer_args.recvtype = MPI_Type_f2c(*(const MPI_Fint *)f_recvtype);
+  tracer_args.recvtype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_recvtype);
   tracer_args.root = *(const int *)f_root;
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   tracer_args.request = &tracer_f_request;
   uint64_t tracer_record[17];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.sendbuf);
@@ -7809,7 +7919,7 @@ void mpi_igatherv_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f
               f_root, f_comm, f_request, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_request = MPI_Request_f2c(*(const MPI_Fint *)f_request);
+  tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -7896,7 +8006,7 @@ void mpi_get_count_(void *f_status, void *f_datatype, void *f_count, MPI_Fint *f
   openmpi_depth++;
   struct openmpi_MPI_Get_count_args tracer_args = {0};
   __typeof__(*tracer_args.count) tracer_f_count = 0;
-  tracer_args.datatype = MPI_Type_f2c(*(const MPI_Fint *)f_datatype);
+  tracer_args.datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_datatype);
   tracer_args.count = &tracer_f_count;
   uint64_t tracer_record[8];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.status);
@@ -7945,7 +8055,7 @@ void mpi_get_elements_(void *f_status, void *f_datatype, void *f_count, MPI_Fint
   openmpi_depth++;
   struct openmpi_MPI_Get_elements_args tracer_args = {0};
   __typeof__(*tracer_args.count) tracer_f_count = 0;
-  tracer_args.datatype = MPI_Type_f2c(*(const MPI_Fint *)f_datatype);
+  tracer_args.datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_datatype);
   tracer_args.count = &tracer_f_count;
   uint64_t tracer_record[8];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.status);
@@ -7994,7 +8104,7 @@ void mpi_get_elements_x_(void *f_status, void *f_datatype, void *f_count, MPI_Fi
   openmpi_depth++;
   struct openmpi_MPI_Get_elements_x_args tracer_args = {0};
   __typeof__(*tracer_args.count) tracer_f_count = 0;
-  tracer_args.datatype = MPI_Type_f2c(*(const MPI_Fint *)f_datatype);
+  tracer_args.datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_datatype);
   tracer_args.count = &tracer_f_count;
   uint64_t tracer_record[8];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.status);
@@ -8050,12 +8160,12 @@ void mpi_get_(void *f_origin_addr, void *f_origin_count, void *f_origin_datatype
   struct openmpi_MPI_Get_args tracer_args = {0};
   tracer_args.origin_addr = f_origin_addr;
   tracer_args.origin_count = *(const int *)f_origin_count;
-  tracer_args.origin_datatype = MPI_Type_f2c(*(const MPI_Fint *)f_origin_datatype);
+  tracer_args.origin_datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_origin_datatype);
   tracer_args.target_rank = *(const int *)f_target_rank;
   tracer_args.target_disp = *(const MPI_Aint *)f_target_disp;
   tracer_args.target_count = *(const int *)f_target_count;
-  tracer_args.target_datatype = MPI_Type_f2c(*(const MPI_Fint *)f_target_datatype);
-  tracer_args.win = MPI_Win_f2c(*(const MPI_Fint *)f_win);
+  tracer_args.target_datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_target_datatype);
+  tracer_args.win = openmpi_resolved_MPI_Win_f2c()(*(const MPI_Fint *)f_win);
   uint64_t tracer_record[14];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.origin_addr);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.origin_count);
@@ -8119,16 +8229,16 @@ void mpi_get_accumulate_(void *f_origin_addr, void *f_origin_count, void *f_orig
   struct openmpi_MPI_Get_accumulate_args tracer_args = {0};
   tracer_args.origin_addr = f_origin_addr;
   tracer_args.origin_count = *(const int *)f_origin_count;
-  tracer_args.origin_datatype = MPI_Type_f2c(*(const MPI_Fint *)f_origin_datatype);
+  tracer_args.origin_datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_origin_datatype);
   tracer_args.result_addr = f_result_addr;
   tracer_args.result_count = *(const int *)f_result_count;
-  tracer_args.result_datatype = MPI_Type_f2c(*(const MPI_Fint *)f_result_datatype);
+  tracer_args.result_datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_result_datatype);
   tracer_args.target_rank = *(const int *)f_target_rank;
   tracer_args.target_disp = *(const MPI_Aint *)f_target_disp;
   tracer_args.target_count = *(const int *)f_target_count;
-  tracer_args.target_datatype = MPI_Type_f2c(*(const MPI_Fint *)f_target_datatype);
-  tracer_args.op = MPI_Op_f2c(*(const MPI_Fint *)f_op);
-  tracer_args.win = MPI_Win_f2c(*(const MPI_Fint *)f_win);
+  tracer_args.target_datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_target_datatype);
+  tracer_args.op = openmpi_resolved_MPI_Op_f2c()(*(const MPI_Fint *)f_op);
+  tracer_args.win = openmpi_resolved_MPI_Win_f2c()(*(const MPI_Fint *)f_win);
   uint64_t tracer_record[18];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.origin_addr);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.origin_count);
@@ -8343,7 +8453,7 @@ void mpi_graph_create_(void *f_comm_old, void *f_nnodes, void *f_index, void *f_
   openmpi_depth++;
   struct openmpi_MPI_Graph_create_args tracer_args = {0};
   __typeof__(*tracer_args.comm_graph) tracer_f_comm_graph = 0;
-  tracer_args.comm_old = MPI_Comm_f2c(*(const MPI_Fint *)f_comm_old);
+  tracer_args.comm_old = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm_old);
   tracer_args.nnodes = *(const int *)f_nnodes;
   tracer_args.reorder = *(const int *)f_reorder;
   tracer_args.comm_graph = &tracer_f_comm_graph;
@@ -8360,7 +8470,7 @@ void mpi_graph_create_(void *f_comm_old, void *f_nnodes, void *f_index, void *f_
   tracer_real(f_comm_old, f_nnodes, f_index, f_edges, f_reorder, f_comm_graph, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_comm_graph = MPI_Comm_f2c(*(const MPI_Fint *)f_comm_graph);
+  tracer_f_comm_graph = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm_graph);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -8398,7 +8508,7 @@ void mpi_graph_get_(void *f_comm, void *f_maxindex, void *f_maxedges, void *f_in
   }
   openmpi_depth++;
   struct openmpi_MPI_Graph_get_args tracer_args = {0};
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   tracer_args.maxindex = *(const int *)f_maxindex;
   tracer_args.maxedges = *(const int *)f_maxedges;
   uint64_t tracer_record[9];
@@ -8450,7 +8560,7 @@ void mpi_graph_map_(void *f_comm, void *f_nnodes, void *f_index, void *f_edges, 
   openmpi_depth++;
   struct openmpi_MPI_Graph_map_args tracer_args = {0};
   __typeof__(*tracer_args.newrank) tracer_f_newrank = 0;
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   tracer_args.nnodes = *(const int *)f_nnodes;
   tracer_args.newrank = &tracer_f_newrank;
   uint64_t tracer_record[10];
@@ -8502,7 +8612,7 @@ void mpi_graph_neighbors_count_(void *f_comm, void *f_rank, void *f_nneighbors, 
   openmpi_depth++;
   struct openmpi_MPI_Graph_neighbors_count_args tracer_args = {0};
   __typeof__(*tracer_args.nneighbors) tracer_f_nneighbors = 0;
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   tracer_args.rank = *(const int *)f_rank;
   tracer_args.nneighbors = &tracer_f_nneighbors;
   uint64_t tracer_record[8];
@@ -8553,7 +8663,7 @@ void mpi_graph_neighbors_(void *f_comm, void *f_rank, void *f_maxneighbors, void
   }
   openmpi_depth++;
   struct openmpi_MPI_Graph_neighbors_args tracer_args = {0};
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   tracer_args.rank = *(const int *)f_rank;
   tracer_args.maxneighbors = *(const int *)f_maxneighbors;
   uint64_t tracer_record[8];
@@ -8603,7 +8713,7 @@ void mpi_graphdims_get_(void *f_comm, void *f_nnodes, void *f_nedges, MPI_Fint *
   struct openmpi_MPI_Graphdims_get_args tracer_args = {0};
   __typeof__(*tracer_args.nnodes) tracer_f_nnodes = 0;
   __typeof__(*tracer_args.nedges) tracer_f_nedges = 0;
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   tracer_args.nnodes = &tracer_f_nnodes;
   tracer_args.nedges = &tracer_f_nedges;
   uint64_t tracer_record[9];
@@ -8654,7 +8764,7 @@ void mpi_grequest_complete_(void *f_request, MPI_Fint *f_ierr) {
   }
   openmpi_depth++;
   struct openmpi_MPI_Grequest_complete_args tracer_args = {0};
-  tracer_args.request = MPI_Request_f2c(*(const MPI_Fint *)f_request);
+  tracer_args.request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   uint64_t tracer_record[5];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.request);
   unsigned tracer_depth = tracer_inflight_push("openmpi", 164);
@@ -8714,7 +8824,7 @@ void mpi_grequest_start_(void *f_query_fn, void *f_free_fn, void *f_cancel_fn, v
   tracer_real(f_query_fn, f_free_fn, f_cancel_fn, f_extra_state, f_request, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_request = MPI_Request_f2c(*(const MPI_Fint *)f_request);
+  tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -8751,8 +8861,8 @@ void mpi_group_compare_(void *f_group1, void *f_group2, void *f_result, MPI_Fint
   openmpi_depth++;
   struct openmpi_MPI_Group_compare_args tracer_args = {0};
   __typeof__(*tracer_args.result) tracer_f_result = 0;
-  tracer_args.group1 = MPI_Group_f2c(*(const MPI_Fint *)f_group1);
-  tracer_args.group2 = MPI_Group_f2c(*(const MPI_Fint *)f_group2);
+  tracer_args.group1 = openmpi_resolved_MPI_Group_f2c()(*(const MPI_Fint *)f_group1);
+  tracer_args.group2 = openmpi_resolved_MPI_Group_f2c()(*(const MPI_Fint *)f_group2);
   tracer_args.result = &tracer_f_result;
   uint64_t tracer_record[8];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.group1);
@@ -8801,8 +8911,8 @@ void mpi_group_difference_(void *f_group1, void *f_group2, void *f_newgroup, MPI
   openmpi_depth++;
   struct openmpi_MPI_Group_difference_args tracer_args = {0};
   __typeof__(*tracer_args.newgroup) tracer_f_newgroup = 0;
-  tracer_args.group1 = MPI_Group_f2c(*(const MPI_Fint *)f_group1);
-  tracer_args.group2 = MPI_Group_f2c(*(const MPI_Fint *)f_group2);
+  tracer_args.group1 = openmpi_resolved_MPI_Group_f2c()(*(const MPI_Fint *)f_group1);
+  tracer_args.group2 = openmpi_resolved_MPI_Group_f2c()(*(const MPI_Fint *)f_group2);
   tracer_args.newgroup = &tracer_f_newgroup;
   uint64_t tracer_record[8];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.group1);
@@ -8814,7 +8924,7 @@ void mpi_group_difference_(void *f_group1, void *f_group2, void *f_newgroup, MPI
   tracer_real(f_group1, f_group2, f_newgroup, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_newgroup = MPI_Group_f2c(*(const MPI_Fint *)f_newgroup);
+  tracer_f_newgroup = openmpi_resolved_MPI_Group_f2c()(*(const MPI_Fint *)f_newgroup);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -8851,7 +8961,7 @@ void mpi_group_excl_(void *f_group, void *f_n, void *f_ranks, void *f_newgroup, 
   openmpi_depth++;
   struct openmpi_MPI_Group_excl_args tracer_args = {0};
   __typeof__(*tracer_args.newgroup) tracer_f_newgroup = 0;
-  tracer_args.group = MPI_Group_f2c(*(const MPI_Fint *)f_group);
+  tracer_args.group = openmpi_resolved_MPI_Group_f2c()(*(const MPI_Fint *)f_group);
   tracer_args.n = *(const int *)f_n;
   tracer_args.newgroup = &tracer_f_newgroup;
   uint64_t tracer_record[9];
@@ -8865,7 +8975,7 @@ void mpi_group_excl_(void *f_group, void *f_n, void *f_ranks, void *f_newgroup, 
   tracer_real(f_group, f_n, f_ranks, f_newgroup, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_newgroup = MPI_Group_f2c(*(const MPI_Fint *)f_newgroup);
+  tracer_f_newgroup = openmpi_resolved_MPI_Group_f2c()(*(const MPI_Fint *)f_newgroup);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -8911,7 +9021,7 @@ void mpi_group_free_(void *f_group, MPI_Fint *f_ierr) {
   tracer_real(f_group, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_group = MPI_Group_f2c(*(const MPI_Fint *)f_group);
+  tracer_f_group = openmpi_resolved_MPI_Group_f2c()(*(const MPI_Fint *)f_group);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -8948,7 +9058,7 @@ void mpi_group_incl_(void *f_group, void *f_n, void *f_ranks, void *f_newgroup, 
   openmpi_depth++;
   struct openmpi_MPI_Group_incl_args tracer_args = {0};
   __typeof__(*tracer_args.newgroup) tracer_f_newgroup = 0;
-  tracer_args.group = MPI_Group_f2c(*(const MPI_Fint *)f_group);
+  tracer_args.group = openmpi_resolved_MPI_Group_f2c()(*(const MPI_Fint *)f_group);
   tracer_args.n = *(const int *)f_n;
   tracer_args.newgroup = &tracer_f_newgroup;
   uint64_t tracer_record[9];
@@ -8962,7 +9072,7 @@ void mpi_group_incl_(void *f_group, void *f_n, void *f_ranks, void *f_newgroup, 
   tracer_real(f_group, f_n, f_ranks, f_newgroup, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_newgroup = MPI_Group_f2c(*(const MPI_Fint *)f_newgroup);
+  tracer_f_newgroup = openmpi_resolved_MPI_Group_f2c()(*(const MPI_Fint *)f_newgroup);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -8999,8 +9109,8 @@ void mpi_group_intersection_(void *f_group1, void *f_group2, void *f_newgroup, M
   openmpi_depth++;
   struct openmpi_MPI_Group_intersection_args tracer_args = {0};
   __typeof__(*tracer_args.newgroup) tracer_f_newgroup = 0;
-  tracer_args.group1 = MPI_Group_f2c(*(const MPI_Fint *)f_group1);
-  tracer_args.group2 = MPI_Group_f2c(*(const MPI_Fint *)f_group2);
+  tracer_args.group1 = openmpi_resolved_MPI_Group_f2c()(*(const MPI_Fint *)f_group1);
+  tracer_args.group2 = openmpi_resolved_MPI_Group_f2c()(*(const MPI_Fint *)f_group2);
   tracer_args.newgroup = &tracer_f_newgroup;
   uint64_t tracer_record[8];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.group1);
@@ -9012,7 +9122,7 @@ void mpi_group_intersection_(void *f_group1, void *f_group2, void *f_newgroup, M
   tracer_real(f_group1, f_group2, f_newgroup, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_newgroup = MPI_Group_f2c(*(const MPI_Fint *)f_newgroup);
+  tracer_f_newgroup = openmpi_resolved_MPI_Group_f2c()(*(const MPI_Fint *)f_newgroup);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -9051,7 +9161,7 @@ void mpi_group_range_excl_(void *f_group, void *f_n, void *f_ranges, void *f_new
   openmpi_depth++;
   struct openmpi_MPI_Group_range_excl_args tracer_args = {0};
   __typeof__(*tracer_args.newgroup) tracer_f_newgroup = 0;
-  tracer_args.group = MPI_Group_f2c(*(const MPI_Fint *)f_group);
+  tracer_args.group = openmpi_resolved_MPI_Group_f2c()(*(const MPI_Fint *)f_group);
   tracer_args.n = *(const int *)f_n;
   tracer_args.newgroup = &tracer_f_newgroup;
   uint64_t tracer_record[9];
@@ -9065,7 +9175,7 @@ void mpi_group_range_excl_(void *f_group, void *f_n, void *f_ranges, void *f_new
   tracer_real(f_group, f_n, f_ranges, f_newgroup, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_newgroup = MPI_Group_f2c(*(const MPI_Fint *)f_newgroup);
+  tracer_f_newgroup = openmpi_resolved_MPI_Group_f2c()(*(const MPI_Fint *)f_newgroup);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -9104,7 +9214,7 @@ void mpi_group_range_incl_(void *f_group, void *f_n, void *f_ranges, void *f_new
   openmpi_depth++;
   struct openmpi_MPI_Group_range_incl_args tracer_args = {0};
   __typeof__(*tracer_args.newgroup) tracer_f_newgroup = 0;
-  tracer_args.group = MPI_Group_f2c(*(const MPI_Fint *)f_group);
+  tracer_args.group = openmpi_resolved_MPI_Group_f2c()(*(const MPI_Fint *)f_group);
   tracer_args.n = *(const int *)f_n;
   tracer_args.newgroup = &tracer_f_newgroup;
   uint64_t tracer_record[9];
@@ -9118,7 +9228,7 @@ void mpi_group_range_incl_(void *f_group, void *f_n, void *f_ranges, void *f_new
   tracer_real(f_group, f_n, f_ranges, f_newgroup, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_newgroup = MPI_Group_f2c(*(const MPI_Fint *)f_newgroup);
+  tracer_f_newgroup = openmpi_resolved_MPI_Group_f2c()(*(const MPI_Fint *)f_newgroup);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -9155,7 +9265,7 @@ void mpi_group_rank_(void *f_group, void *f_rank, MPI_Fint *f_ierr) {
   openmpi_depth++;
   struct openmpi_MPI_Group_rank_args tracer_args = {0};
   __typeof__(*tracer_args.rank) tracer_f_rank = 0;
-  tracer_args.group = MPI_Group_f2c(*(const MPI_Fint *)f_group);
+  tracer_args.group = openmpi_resolved_MPI_Group_f2c()(*(const MPI_Fint *)f_group);
   tracer_args.rank = &tracer_f_rank;
   uint64_t tracer_record[7];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.group);
@@ -9203,7 +9313,7 @@ void mpi_group_size_(void *f_group, void *f_size, MPI_Fint *f_ierr) {
   openmpi_depth++;
   struct openmpi_MPI_Group_size_args tracer_args = {0};
   __typeof__(*tracer_args.size) tracer_f_size = 0;
-  tracer_args.group = MPI_Group_f2c(*(const MPI_Fint *)f_group);
+  tracer_args.group = openmpi_resolved_MPI_Group_f2c()(*(const MPI_Fint *)f_group);
   tracer_args.size = &tracer_f_size;
   uint64_t tracer_record[7];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.group);
@@ -9253,9 +9363,9 @@ void mpi_group_translate_ranks_(void *f_group1, void *f_n, void *f_ranks1, void 
   }
   openmpi_depth++;
   struct openmpi_MPI_Group_translate_ranks_args tracer_args = {0};
-  tracer_args.group1 = MPI_Group_f2c(*(const MPI_Fint *)f_group1);
+  tracer_args.group1 = openmpi_resolved_MPI_Group_f2c()(*(const MPI_Fint *)f_group1);
   tracer_args.n = *(const int *)f_n;
-  tracer_args.group2 = MPI_Group_f2c(*(const MPI_Fint *)f_group2);
+  tracer_args.group2 = openmpi_resolved_MPI_Group_f2c()(*(const MPI_Fint *)f_group2);
   uint64_t tracer_record[9];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.group1);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.n);
@@ -9303,8 +9413,8 @@ void mpi_group_union_(void *f_group1, void *f_group2, void *f_newgroup, MPI_Fint
   openmpi_depth++;
   struct openmpi_MPI_Group_union_args tracer_args = {0};
   __typeof__(*tracer_args.newgroup) tracer_f_newgroup = 0;
-  tracer_args.group1 = MPI_Group_f2c(*(const MPI_Fint *)f_group1);
-  tracer_args.group2 = MPI_Group_f2c(*(const MPI_Fint *)f_group2);
+  tracer_args.group1 = openmpi_resolved_MPI_Group_f2c()(*(const MPI_Fint *)f_group1);
+  tracer_args.group2 = openmpi_resolved_MPI_Group_f2c()(*(const MPI_Fint *)f_group2);
   tracer_args.newgroup = &tracer_f_newgroup;
   uint64_t tracer_record[8];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.group1);
@@ -9316,7 +9426,7 @@ void mpi_group_union_(void *f_group1, void *f_group2, void *f_newgroup, MPI_Fint
   tracer_real(f_group1, f_group2, f_newgroup, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_newgroup = MPI_Group_f2c(*(const MPI_Fint *)f_newgroup);
+  tracer_f_newgroup = openmpi_resolved_MPI_Group_f2c()(*(const MPI_Fint *)f_newgroup);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -9358,10 +9468,10 @@ void mpi_ibsend_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, voi
   __typeof__(*tracer_args.request) tracer_f_request = 0;
   tracer_args.buf = f_buf;
   tracer_args.count = *(const int *)f_count;
-  tracer_args.datatype = MPI_Type_f2c(*(const MPI_Fint *)f_datatype);
+  tracer_args.datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_datatype);
   tracer_args.dest = *(const int *)f_dest;
   tracer_args.tag = *(const int *)f_tag;
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   tracer_args.request = &tracer_f_request;
   uint64_t tracer_record[14];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.buf);
@@ -9377,7 +9487,7 @@ void mpi_ibsend_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, voi
   tracer_real(f_buf, f_count, f_datatype, f_dest, f_tag, f_comm, f_request, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_request = MPI_Request_f2c(*(const MPI_Fint *)f_request);
+  tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -9421,7 +9531,7 @@ void mpi_improbe_(void *f_source, void *f_tag, void *f_comm, void *f_flag, void 
   __typeof__(*tracer_args.message) tracer_f_message = 0;
   tracer_args.source = *(const int *)f_source;
   tracer_args.tag = *(const int *)f_tag;
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   tracer_args.flag = &tracer_f_flag;
   tracer_args.message = &tracer_f_message;
   uint64_t tracer_record[12];
@@ -9438,7 +9548,7 @@ void mpi_improbe_(void *f_source, void *f_tag, void *f_comm, void *f_flag, void 
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
   tracer_f_flag = *(const int *)f_flag;
-  tracer_f_message = MPI_Message_f2c(*(const MPI_Fint *)f_message);
+  tracer_f_message = openmpi_resolved_MPI_Message_f2c()(*(const MPI_Fint *)f_message);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -9481,7 +9591,7 @@ void mpi_imrecv_(void *f_buf, void *f_count, void *f_type, void *f_message, void
   __typeof__(*tracer_args.request) tracer_f_request = 0;
   tracer_args.buf = f_buf;
   tracer_args.count = *(const int *)f_count;
-  tracer_args.type = MPI_Type_f2c(*(const MPI_Fint *)f_type);
+  tracer_args.type = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_type);
   tracer_args.message = &tracer_f_message;
   tracer_args.request = &tracer_f_request;
   uint64_t tracer_record[11];
@@ -9496,8 +9606,8 @@ void mpi_imrecv_(void *f_buf, void *f_count, void *f_type, void *f_message, void
   tracer_real(f_buf, f_count, f_type, f_message, f_request, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_message = MPI_Message_f2c(*(const MPI_Fint *)f_message);
-  tracer_f_request = MPI_Request_f2c(*(const MPI_Fint *)f_request);
+  tracer_f_message = openmpi_resolved_MPI_Message_f2c()(*(const MPI_Fint *)f_message);
+  tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -9544,7 +9654,7 @@ void mpi_info_create_(void *f_info, MPI_Fint *f_ierr) {
   tracer_real(f_info, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_info = MPI_Info_f2c(*(const MPI_Fint *)f_info);
+  tracer_f_info = openmpi_resolved_MPI_Info_f2c()(*(const MPI_Fint *)f_info);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -9580,7 +9690,7 @@ void mpi_info_delete_(void *f_info, void *f_key, MPI_Fint *f_ierr, size_t f_key_
   }
   openmpi_depth++;
   struct openmpi_MPI_Info_delete_args tracer_args = {0};
-  tracer_args.info = MPI_Info_f2c(*(const MPI_Fint *)f_info);
+  tracer_args.info = openmpi_resolved_MPI_Info_f2c()(*(const MPI_Fint *)f_info);
   uint64_t tracer_record[6];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.info);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.key);
@@ -9625,7 +9735,7 @@ void mpi_info_dup_(void *f_info, void *f_newinfo, MPI_Fint *f_ierr) {
   openmpi_depth++;
   struct openmpi_MPI_Info_dup_args tracer_args = {0};
   __typeof__(*tracer_args.newinfo) tracer_f_newinfo = 0;
-  tracer_args.info = MPI_Info_f2c(*(const MPI_Fint *)f_info);
+  tracer_args.info = openmpi_resolved_MPI_Info_f2c()(*(const MPI_Fint *)f_info);
   tracer_args.newinfo = &tracer_f_newinfo;
   uint64_t tracer_record[7];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.info);
@@ -9636,7 +9746,7 @@ void mpi_info_dup_(void *f_info, void *f_newinfo, MPI_Fint *f_ierr) {
   tracer_real(f_info, f_newinfo, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_newinfo = MPI_Info_f2c(*(const MPI_Fint *)f_newinfo);
+  tracer_f_newinfo = openmpi_resolved_MPI_Info_f2c()(*(const MPI_Fint *)f_newinfo);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -9682,7 +9792,7 @@ void mpi_info_free_(void *f_info, MPI_Fint *f_ierr) {
   tracer_real(f_info, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_info = MPI_Info_f2c(*(const MPI_Fint *)f_info);
+  tracer_f_info = openmpi_resolved_MPI_Info_f2c()(*(const MPI_Fint *)f_info);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -9722,7 +9832,7 @@ void mpi_info_get_(void *f_info, void *f_key, void *f_valuelen, void *f_value, v
   struct openmpi_MPI_Info_get_args tracer_args = {0};
   __typeof__(*tracer_args.value) tracer_f_value = 0;
   __typeof__(*tracer_args.flag) tracer_f_flag = 0;
-  tracer_args.info = MPI_Info_f2c(*(const MPI_Fint *)f_info);
+  tracer_args.info = openmpi_resolved_MPI_Info_f2c()(*(const MPI_Fint *)f_info);
   tracer_args.valuelen = *(const int *)f_valuelen;
   tracer_args.value = &tracer_f_value;
   tracer_args.flag = &tracer_f_flag;
@@ -9777,7 +9887,7 @@ void mpi_info_get_nkeys_(void *f_info, void *f_nkeys, MPI_Fint *f_ierr) {
   openmpi_depth++;
   struct openmpi_MPI_Info_get_nkeys_args tracer_args = {0};
   __typeof__(*tracer_args.nkeys) tracer_f_nkeys = 0;
-  tracer_args.info = MPI_Info_f2c(*(const MPI_Fint *)f_info);
+  tracer_args.info = openmpi_resolved_MPI_Info_f2c()(*(const MPI_Fint *)f_info);
   tracer_args.nkeys = &tracer_f_nkeys;
   uint64_t tracer_record[7];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.info);
@@ -9825,7 +9935,7 @@ void mpi_info_get_nthkey_(void *f_info, void *f_n, void *f_key, MPI_Fint *f_ierr
   openmpi_depth++;
   struct openmpi_MPI_Info_get_nthkey_args tracer_args = {0};
   __typeof__(*tracer_args.key) tracer_f_key = 0;
-  tracer_args.info = MPI_Info_f2c(*(const MPI_Fint *)f_info);
+  tracer_args.info = openmpi_resolved_MPI_Info_f2c()(*(const MPI_Fint *)f_info);
   tracer_args.n = *(const int *)f_n;
   tracer_args.key = &tracer_f_key;
   uint64_t tracer_record[8];
@@ -9878,7 +9988,7 @@ void mpi_info_get_valuelen_(void *f_info, void *f_key, void *f_valuelen, void *f
   struct openmpi_MPI_Info_get_valuelen_args tracer_args = {0};
   __typeof__(*tracer_args.valuelen) tracer_f_valuelen = 0;
   __typeof__(*tracer_args.flag) tracer_f_flag = 0;
-  tracer_args.info = MPI_Info_f2c(*(const MPI_Fint *)f_info);
+  tracer_args.info = openmpi_resolved_MPI_Info_f2c()(*(const MPI_Fint *)f_info);
   tracer_args.valuelen = &tracer_f_valuelen;
   tracer_args.flag = &tracer_f_flag;
   uint64_t tracer_record[10];
@@ -9932,7 +10042,7 @@ void mpi_info_set_(void *f_info, void *f_key, void *f_value, MPI_Fint *f_ierr, s
   }
   openmpi_depth++;
   struct openmpi_MPI_Info_set_args tracer_args = {0};
-  tracer_args.info = MPI_Info_f2c(*(const MPI_Fint *)f_info);
+  tracer_args.info = openmpi_resolved_MPI_Info_f2c()(*(const MPI_Fint *)f_info);
   uint64_t tracer_record[7];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.info);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.key);
@@ -10127,9 +10237,9 @@ void mpi_intercomm_create_(void *f_local_comm, void *f_local_leader, void *f_bri
   openmpi_depth++;
   struct openmpi_MPI_Intercomm_create_args tracer_args = {0};
   __typeof__(*tracer_args.newintercomm) tracer_f_newintercomm = 0;
-  tracer_args.local_comm = MPI_Comm_f2c(*(const MPI_Fint *)f_local_comm);
+  tracer_args.local_comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_local_comm);
   tracer_args.local_leader = *(const int *)f_local_leader;
-  tracer_args.bridge_comm = MPI_Comm_f2c(*(const MPI_Fint *)f_bridge_comm);
+  tracer_args.bridge_comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_bridge_comm);
   tracer_args.remote_leader = *(const int *)f_remote_leader;
   tracer_args.tag = *(const int *)f_tag;
   tracer_args.newintercomm = &tracer_f_newintercomm;
@@ -10147,7 +10257,7 @@ void mpi_intercomm_create_(void *f_local_comm, void *f_local_leader, void *f_bri
               f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_newintercomm = MPI_Comm_f2c(*(const MPI_Fint *)f_newintercomm);
+  tracer_f_newintercomm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_newintercomm);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -10184,7 +10294,7 @@ void mpi_intercomm_merge_(void *f_intercomm, void *f_high, void *f_newintercomm,
   openmpi_depth++;
   struct openmpi_MPI_Intercomm_merge_args tracer_args = {0};
   __typeof__(*tracer_args.newintercomm) tracer_f_newintercomm = 0;
-  tracer_args.intercomm = MPI_Comm_f2c(*(const MPI_Fint *)f_intercomm);
+  tracer_args.intercomm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_intercomm);
   tracer_args.high = *(const int *)f_high;
   tracer_args.newintercomm = &tracer_f_newintercomm;
   uint64_t tracer_record[8];
@@ -10197,7 +10307,7 @@ void mpi_intercomm_merge_(void *f_intercomm, void *f_high, void *f_newintercomm,
   tracer_real(f_intercomm, f_high, f_newintercomm, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_newintercomm = MPI_Comm_f2c(*(const MPI_Fint *)f_newintercomm);
+  tracer_f_newintercomm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_newintercomm);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -10238,7 +10348,7 @@ void mpi_iprobe_(void *f_source, void *f_tag, void *f_comm, void *f_flag, void *
   __typeof__(*tracer_args.flag) tracer_f_flag = 0;
   tracer_args.source = *(const int *)f_source;
   tracer_args.tag = *(const int *)f_tag;
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   tracer_args.flag = &tracer_f_flag;
   uint64_t tracer_record[10];
   tracer_record[4] = (uint64_t)(int64_t)(tracer_args.source);
@@ -10294,10 +10404,10 @@ void mpi_irecv_(void *f_buf, void *f_count, void *f_datatype, void *f_source, vo
   __typeof__(*tracer_args.request) tracer_f_request = 0;
   tracer_args.buf = f_buf;
   tracer_args.count = *(const int *)f_count;
-  tracer_args.datatype = MPI_Type_f2c(*(const MPI_Fint *)f_datatype);
+  tracer_args.datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_datatype);
   tracer_args.source = *(const int *)f_source;
   tracer_args.tag = *(const int *)f_tag;
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   tracer_args.request = &tracer_f_request;
   uint64_t tracer_record[14];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.buf);
@@ -10313,7 +10423,7 @@ void mpi_irecv_(void *f_buf, void *f_count, void *f_datatype, void *f_source, vo
   tracer_real(f_buf, f_count, f_datatype, f_source, f_tag, f_comm, f_request, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_request = MPI_Request_f2c(*(const MPI_Fint *)f_request);
+  tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -10357,10 +10467,10 @@ void mpi_irsend_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, voi
   __typeof__(*tracer_args.request) tracer_f_request = 0;
   tracer_args.buf = f_buf;
   tracer_args.count = *(const int *)f_count;
-  tracer_args.datatype = MPI_Type_f2c(*(const MPI_Fint *)f_datatype);
+  tracer_args.datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_datatype);
   tracer_args.dest = *(const int *)f_dest;
   tracer_args.tag = *(const int *)f_tag;
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   tracer_args.request = &tracer_f_request;
   uint64_t tracer_record[14];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.buf);
@@ -10376,7 +10486,7 @@ void mpi_irsend_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, voi
   tracer_real(f_buf, f_count, f_datatype, f_dest, f_tag, f_comm, f_request, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_request = MPI_Request_f2c(*(const MPI_Fint *)f_request);
+  tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -10420,10 +10530,10 @@ void mpi_isend_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, void
   __typeof__(*tracer_args.request) tracer_f_request = 0;
   tracer_args.buf = f_buf;
   tracer_args.count = *(const int *)f_count;
-  tracer_args.datatype = MPI_Type_f2c(*(const MPI_Fint *)f_datatype);
+  tracer_args.datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_datatype);
   tracer_args.dest = *(const int *)f_dest;
   tracer_args.tag = *(const int *)f_tag;
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   tracer_args.request = &tracer_f_request;
   uint64_t tracer_record[14];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.buf);
@@ -10439,7 +10549,7 @@ void mpi_isend_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, void
   tracer_real(f_buf, f_count, f_datatype, f_dest, f_tag, f_comm, f_request, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_request = MPI_Request_f2c(*(const MPI_Fint *)f_request);
+  tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -10483,10 +10593,10 @@ void mpi_issend_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, voi
   __typeof__(*tracer_args.request) tracer_f_request = 0;
   tracer_args.buf = f_buf;
   tracer_args.count = *(const int *)f_count;
-  tracer_args.datatype = MPI_Type_f2c(*(const MPI_Fint *)f_datatype);
+  tracer_args.datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_datatype);
   tracer_args.dest = *(const int *)f_dest;
   tracer_args.tag = *(const int *)f_tag;
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   tracer_args.request = &tracer_f_request;
   uint64_t tracer_record[14];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.buf);
@@ -10502,7 +10612,7 @@ void mpi_issend_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, voi
   tracer_real(f_buf, f_count, f_datatype, f_dest, f_tag, f_comm, f_request, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_request = MPI_Request_f2c(*(const MPI_Fint *)f_request);
+  tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -10589,7 +10699,7 @@ void mpi_lookup_name_(void *f_service_name, void *f_info, void *f_port_name, MPI
   openmpi_depth++;
   struct openmpi_MPI_Lookup_name_args tracer_args = {0};
   __typeof__(*tracer_args.port_name) tracer_f_port_name = 0;
-  tracer_args.info = MPI_Info_f2c(*(const MPI_Fint *)f_info);
+  tracer_args.info = openmpi_resolved_MPI_Info_f2c()(*(const MPI_Fint *)f_info);
   tracer_args.port_name = &tracer_f_port_name;
   uint64_t tracer_record[8];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.service_name);
@@ -10642,7 +10752,7 @@ void mpi_mprobe_(void *f_source, void *f_tag, void *f_comm, void *f_message, voi
   __typeof__(*tracer_args.message) tracer_f_message = 0;
   tracer_args.source = *(const int *)f_source;
   tracer_args.tag = *(const int *)f_tag;
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   tracer_args.message = &tracer_f_message;
   uint64_t tracer_record[10];
   tracer_record[4] = (uint64_t)(int64_t)(tracer_args.source);
@@ -10656,7 +10766,7 @@ void mpi_mprobe_(void *f_source, void *f_tag, void *f_comm, void *f_message, voi
   tracer_real(f_source, f_tag, f_comm, f_message, f_status, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_message = MPI_Message_f2c(*(const MPI_Fint *)f_message);
+  tracer_f_message = openmpi_resolved_MPI_Message_f2c()(*(const MPI_Fint *)f_message);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -10697,7 +10807,7 @@ void mpi_mrecv_(void *f_buf, void *f_count, void *f_type, void *f_message, void 
   __typeof__(*tracer_args.message) tracer_f_message = 0;
   tracer_args.buf = f_buf;
   tracer_args.count = *(const int *)f_count;
-  tracer_args.type = MPI_Type_f2c(*(const MPI_Fint *)f_type);
+  tracer_args.type = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_type);
   tracer_args.message = &tracer_f_message;
   uint64_t tracer_record[10];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.buf);
@@ -10711,7 +10821,7 @@ void mpi_mrecv_(void *f_buf, void *f_count, void *f_type, void *f_message, void 
   tracer_real(f_buf, f_count, f_type, f_message, f_status, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_message = MPI_Message_f2c(*(const MPI_Fint *)f_message);
+  tracer_f_message = openmpi_resolved_MPI_Message_f2c()(*(const MPI_Fint *)f_message);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -10753,11 +10863,11 @@ void mpi_neighbor_allgather_(void *f_sendbuf, void *f_sendcount, void *f_sendtyp
   struct openmpi_MPI_Neighbor_allgather_args tracer_args = {0};
   tracer_args.sendbuf = f_sendbuf;
   tracer_args.sendcount = *(const int *)f_sendcount;
-  tracer_args.sendtype = MPI_Type_f2c(*(const MPI_Fint *)f_sendtype);
+  tracer_args.sendtype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_sendtype);
   tracer_args.recvbuf = f_recvbuf;
   tracer_args.recvcount = *(const int *)f_recvcount;
-  tracer_args.recvtype = MPI_Type_f2c(*(const MPI_Fint *)f_recvtype);
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.recvtype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_recvtype);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   uint64_t tracer_record[11];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.sendbuf);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.sendcount);
@@ -10816,11 +10926,11 @@ void mpi_ineighbor_allgather_(void *f_sendbuf, void *f_sendcount, void *f_sendty
   __typeof__(*tracer_args.request) tracer_f_request = 0;
   tracer_args.sendbuf = f_sendbuf;
   tracer_args.sendcount = *(const int *)f_sendcount;
-  tracer_args.sendtype = MPI_Type_f2c(*(const MPI_Fint *)f_sendtype);
+  tracer_args.sendtype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_sendtype);
   tracer_args.recvbuf = f_recvbuf;
   tracer_args.recvcount = *(const int *)f_recvcount;
-  tracer_args.recvtype = MPI_Type_f2c(*(const MPI_Fint *)f_recvtype);
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.recvtype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_recvtype);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   tracer_args.request = &tracer_f_request;
   uint64_t tracer_record[13];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.sendbuf);
@@ -10838,7 +10948,7 @@ void mpi_ineighbor_allgather_(void *f_sendbuf, void *f_sendcount, void *f_sendty
               f_request, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_request = MPI_Request_f2c(*(const MPI_Fint *)f_request);
+  tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -10882,10 +10992,10 @@ void mpi_neighbor_allgatherv_(void *f_sendbuf, void *f_sendcount, void *f_sendty
   struct openmpi_MPI_Neighbor_allgatherv_args tracer_args = {0};
   tracer_args.sendbuf = f_sendbuf;
   tracer_args.sendcount = *(const int *)f_sendcount;
-  tracer_args.sendtype = MPI_Type_f2c(*(const MPI_Fint *)f_sendtype);
+  tracer_args.sendtype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_sendtype);
   tracer_args.recvbuf = f_recvbuf;
-  tracer_args.recvtype = MPI_Type_f2c(*(const MPI_Fint *)f_recvtype);
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.recvtype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_recvtype);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   uint64_t tracer_record[12];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.sendbuf);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.sendcount);
@@ -10945,10 +11055,10 @@ void mpi_ineighbor_allgatherv_(void *f_sendbuf, void *f_sendcount, void *f_sendt
   __typeof__(*tracer_args.request) tracer_f_request = 0;
   tracer_args.sendbuf = f_sendbuf;
   tracer_args.sendcount = *(const int *)f_sendcount;
-  tracer_args.sendtype = MPI_Type_f2c(*(const MPI_Fint *)f_sendtype);
+  tracer_args.sendtype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_sendtype);
   tracer_args.recvbuf = f_recvbuf;
-  tracer_args.recvtype = MPI_Type_f2c(*(const MPI_Fint *)f_recvtype);
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.recvtype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_recvtype);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   tracer_args.request = &tracer_f_request;
   uint64_t tracer_record[14];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.sendbuf);
@@ -10967,7 +11077,7 @@ void mpi_ineighbor_allgatherv_(void *f_sendbuf, void *f_sendcount, void *f_sendt
               f_comm, f_request, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_request = MPI_Request_f2c(*(const MPI_Fint *)f_request);
+  tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -11009,11 +11119,11 @@ void mpi_neighbor_alltoall_(void *f_sendbuf, void *f_sendcount, void *f_sendtype
   struct openmpi_MPI_Neighbor_alltoall_args tracer_args = {0};
   tracer_args.sendbuf = f_sendbuf;
   tracer_args.sendcount = *(const int *)f_sendcount;
-  tracer_args.sendtype = MPI_Type_f2c(*(const MPI_Fint *)f_sendtype);
+  tracer_args.sendtype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_sendtype);
   tracer_args.recvbuf = f_recvbuf;
   tracer_args.recvcount = *(const int *)f_recvcount;
-  tracer_args.recvtype = MPI_Type_f2c(*(const MPI_Fint *)f_recvtype);
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.recvtype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_recvtype);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   uint64_t tracer_record[11];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.sendbuf);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.sendcount);
@@ -11072,11 +11182,11 @@ void mpi_ineighbor_alltoall_(void *f_sendbuf, void *f_sendcount, void *f_sendtyp
   __typeof__(*tracer_args.request) tracer_f_request = 0;
   tracer_args.sendbuf = f_sendbuf;
   tracer_args.sendcount = *(const int *)f_sendcount;
-  tracer_args.sendtype = MPI_Type_f2c(*(const MPI_Fint *)f_sendtype);
+  tracer_args.sendtype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_sendtype);
   tracer_args.recvbuf = f_recvbuf;
   tracer_args.recvcount = *(const int *)f_recvcount;
-  tracer_args.recvtype = MPI_Type_f2c(*(const MPI_Fint *)f_recvtype);
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.recvtype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_recvtype);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   tracer_args.request = &tracer_f_request;
   uint64_t tracer_record[13];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.sendbuf);
@@ -11094,7 +11204,7 @@ void mpi_ineighbor_alltoall_(void *f_sendbuf, void *f_sendcount, void *f_sendtyp
               f_request, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_request = MPI_Request_f2c(*(const MPI_Fint *)f_request);
+  tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -11137,10 +11247,10 @@ void mpi_neighbor_alltoallv_(void *f_sendbuf, void *f_sendcounts, void *f_sdispl
   openmpi_depth++;
   struct openmpi_MPI_Neighbor_alltoallv_args tracer_args = {0};
   tracer_args.sendbuf = f_sendbuf;
-  tracer_args.sendtype = MPI_Type_f2c(*(const MPI_Fint *)f_sendtype);
+  tracer_args.sendtype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_sendtype);
   tracer_args.recvbuf = f_recvbuf;
-  tracer_args.recvtype = MPI_Type_f2c(*(const MPI_Fint *)f_recvtype);
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.recvtype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_recvtype);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   uint64_t tracer_record[13];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.sendbuf);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.sendcounts);
@@ -11202,10 +11312,10 @@ void mpi_ineighbor_alltoallv_(void *f_sendbuf, void *f_sendcounts, void *f_sdisp
   struct openmpi_MPI_Ineighbor_alltoallv_args tracer_args = {0};
   __typeof__(*tracer_args.request) tracer_f_request = 0;
   tracer_args.sendbuf = f_sendbuf;
-  tracer_args.sendtype = MPI_Type_f2c(*(const MPI_Fint *)f_sendtype);
+  tracer_args.sendtype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_sendtype);
   tracer_args.recvbuf = f_recvbuf;
-  tracer_args.recvtype = MPI_Type_f2c(*(const MPI_Fint *)f_recvtype);
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.recvtype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_recvtype);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   tracer_args.request = &tracer_f_request;
   uint64_t tracer_record[15];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.sendbuf);
@@ -11225,7 +11335,7 @@ void mpi_ineighbor_alltoallv_(void *f_sendbuf, void *f_sendcounts, void *f_sdisp
               f_recvtype, f_comm, f_request, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_request = MPI_Request_f2c(*(const MPI_Fint *)f_request);
+  tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -11269,7 +11379,7 @@ void mpi_neighbor_alltoallw_(void *f_sendbuf, void *f_sendcounts, void *f_sdispl
   struct openmpi_MPI_Neighbor_alltoallw_args tracer_args = {0};
   tracer_args.sendbuf = f_sendbuf;
   tracer_args.recvbuf = f_recvbuf;
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   uint64_t tracer_record[13];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.sendbuf);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.sendcounts);
@@ -11332,7 +11442,7 @@ void mpi_ineighbor_alltoallw_(void *f_sendbuf, void *f_sendcounts, void *f_sdisp
   __typeof__(*tracer_args.request) tracer_f_request = 0;
   tracer_args.sendbuf = f_sendbuf;
   tracer_args.recvbuf = f_recvbuf;
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   tracer_args.request = &tracer_f_request;
   uint64_t tracer_record[15];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.sendbuf);
@@ -11352,7 +11462,7 @@ void mpi_ineighbor_alltoallw_(void *f_sendbuf, void *f_sendcounts, void *f_sdisp
               f_recvtypes, f_comm, f_request, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_request = MPI_Request_f2c(*(const MPI_Fint *)f_request);
+  tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -11389,7 +11499,7 @@ void mpi_op_commutative_(void *f_op, void *f_commute, MPI_Fint *f_ierr) {
   openmpi_depth++;
   struct openmpi_MPI_Op_commutative_args tracer_args = {0};
   __typeof__(*tracer_args.commute) tracer_f_commute = 0;
-  tracer_args.op = MPI_Op_f2c(*(const MPI_Fint *)f_op);
+  tracer_args.op = openmpi_resolved_MPI_Op_f2c()(*(const MPI_Fint *)f_op);
   tracer_args.commute = &tracer_f_commute;
   uint64_t tracer_record[7];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.op);
@@ -11449,7 +11559,7 @@ void mpi_op_create_(void *f_function, void *f_commute, void *f_op, MPI_Fint *f_i
   tracer_real(f_function, f_commute, f_op, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_op = MPI_Op_f2c(*(const MPI_Fint *)f_op);
+  tracer_f_op = openmpi_resolved_MPI_Op_f2c()(*(const MPI_Fint *)f_op);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -11486,7 +11596,7 @@ void mpi_open_port_(void *f_info, void *f_port_name, MPI_Fint *f_ierr) {
   openmpi_depth++;
   struct openmpi_MPI_Open_port_args tracer_args = {0};
   __typeof__(*tracer_args.port_name) tracer_f_port_name = 0;
-  tracer_args.info = MPI_Info_f2c(*(const MPI_Fint *)f_info);
+  tracer_args.info = openmpi_resolved_MPI_Info_f2c()(*(const MPI_Fint *)f_info);
   tracer_args.port_name = &tracer_f_port_name;
   uint64_t tracer_record[7];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.info);
@@ -11543,7 +11653,7 @@ void mpi_op_free_(void *f_op, MPI_Fint *f_ierr) {
   tracer_real(f_op, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_op = MPI_Op_f2c(*(const MPI_Fint *)f_op);
+  tracer_f_op = openmpi_resolved_MPI_Op_f2c()(*(const MPI_Fint *)f_op);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -11585,7 +11695,7 @@ void mpi_pack_external_(void *f_datarep, void *f_inbuf, void *f_incount, void *f
   __typeof__(*tracer_args.position) tracer_f_position = 0;
   tracer_args.inbuf = f_inbuf;
   tracer_args.incount = *(const int *)f_incount;
-  tracer_args.datatype = MPI_Type_f2c(*(const MPI_Fint *)f_datatype);
+  tracer_args.datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_datatype);
   tracer_args.outbuf = f_outbuf;
   tracer_args.outsize = *(const MPI_Aint *)f_outsize;
   tracer_args.position = &tracer_f_position;
@@ -11643,7 +11753,7 @@ void mpi_pack_external_size_(void *f_datarep, void *f_incount, void *f_datatype,
   struct openmpi_MPI_Pack_external_size_args tracer_args = {0};
   __typeof__(*tracer_args.size) tracer_f_size = 0;
   tracer_args.incount = *(const int *)f_incount;
-  tracer_args.datatype = MPI_Type_f2c(*(const MPI_Fint *)f_datatype);
+  tracer_args.datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_datatype);
   tracer_args.size = &tracer_f_size;
   uint64_t tracer_record[9];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.datarep);
@@ -11698,11 +11808,11 @@ void mpi_pack_(void *f_inbuf, void *f_incount, void *f_datatype, void *f_outbuf,
   __typeof__(*tracer_args.position) tracer_f_position = 0;
   tracer_args.inbuf = f_inbuf;
   tracer_args.incount = *(const int *)f_incount;
-  tracer_args.datatype = MPI_Type_f2c(*(const MPI_Fint *)f_datatype);
+  tracer_args.datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_datatype);
   tracer_args.outbuf = f_outbuf;
   tracer_args.outsize = *(const int *)f_outsize;
   tracer_args.position = &tracer_f_position;
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   uint64_t tracer_record[12];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.inbuf);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.incount);
@@ -11755,8 +11865,8 @@ void mpi_pack_size_(void *f_incount, void *f_datatype, void *f_comm, void *f_siz
   struct openmpi_MPI_Pack_size_args tracer_args = {0};
   __typeof__(*tracer_args.size) tracer_f_size = 0;
   tracer_args.incount = *(const int *)f_incount;
-  tracer_args.datatype = MPI_Type_f2c(*(const MPI_Fint *)f_datatype);
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_datatype);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   tracer_args.size = &tracer_f_size;
   uint64_t tracer_record[9];
   tracer_record[4] = (uint64_t)(int64_t)(tracer_args.incount);
@@ -11807,7 +11917,7 @@ void mpi_probe_(void *f_source, void *f_tag, void *f_comm, void *f_status, MPI_F
   struct openmpi_MPI_Probe_args tracer_args = {0};
   tracer_args.source = *(const int *)f_source;
   tracer_args.tag = *(const int *)f_tag;
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   uint64_t tracer_record[8];
   tracer_record[4] = (uint64_t)(int64_t)(tracer_args.source);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.tag);
@@ -11855,7 +11965,7 @@ void mpi_publish_name_(void *f_service_name, void *f_info, void *f_port_name, MP
   }
   openmpi_depth++;
   struct openmpi_MPI_Publish_name_args tracer_args = {0};
-  tracer_args.info = MPI_Info_f2c(*(const MPI_Fint *)f_info);
+  tracer_args.info = openmpi_resolved_MPI_Info_f2c()(*(const MPI_Fint *)f_info);
   uint64_t tracer_record[7];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.service_name);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.info);
@@ -11908,12 +12018,12 @@ void mpi_put_(void *f_origin_addr, void *f_origin_count, void *f_origin_datatype
   struct openmpi_MPI_Put_args tracer_args = {0};
   tracer_args.origin_addr = f_origin_addr;
   tracer_args.origin_count = *(const int *)f_origin_count;
-  tracer_args.origin_datatype = MPI_Type_f2c(*(const MPI_Fint *)f_origin_datatype);
+  tracer_args.origin_datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_origin_datatype);
   tracer_args.target_rank = *(const int *)f_target_rank;
   tracer_args.target_disp = *(const MPI_Aint *)f_target_disp;
   tracer_args.target_count = *(const int *)f_target_count;
-  tracer_args.target_datatype = MPI_Type_f2c(*(const MPI_Fint *)f_target_datatype);
-  tracer_args.win = MPI_Win_f2c(*(const MPI_Fint *)f_win);
+  tracer_args.target_datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_target_datatype);
+  tracer_args.win = openmpi_resolved_MPI_Win_f2c()(*(const MPI_Fint *)f_win);
   uint64_t tracer_record[14];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.origin_addr);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.origin_count);
@@ -12023,13 +12133,13 @@ void mpi_raccumulate_(void *f_origin_addr, void *f_origin_count, void *f_origin_
   __typeof__(*tracer_args.request) tracer_f_request = 0;
   tracer_args.origin_addr = f_origin_addr;
   tracer_args.origin_count = *(const int *)f_origin_count;
-  tracer_args.origin_datatype = MPI_Type_f2c(*(const MPI_Fint *)f_origin_datatype);
+  tracer_args.origin_datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_origin_datatype);
   tracer_args.target_rank = *(const int *)f_target_rank;
   tracer_args.target_disp = *(const MPI_Aint *)f_target_disp;
   tracer_args.target_count = *(const int *)f_target_count;
-  tracer_args.target_datatype = MPI_Type_f2c(*(const MPI_Fint *)f_target_datatype);
-  tracer_args.op = MPI_Op_f2c(*(const MPI_Fint *)f_op);
-  tracer_args.win = MPI_Win_f2c(*(const MPI_Fint *)f_win);
+  tracer_args.target_datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_target_datatype);
+  tracer_args.op = openmpi_resolved_MPI_Op_f2c()(*(const MPI_Fint *)f_op);
+  tracer_args.win = openmpi_resolved_MPI_Win_f2c()(*(const MPI_Fint *)f_win);
   tracer_args.request = &tracer_f_request;
   uint64_t tracer_record[17];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.origin_addr);
@@ -12049,7 +12159,7 @@ void mpi_raccumulate_(void *f_origin_addr, void *f_origin_count, void *f_origin_
               f_target_count, f_target_datatype, f_op, f_win, f_request, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_request = MPI_Request_f2c(*(const MPI_Fint *)f_request);
+  tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -12093,10 +12203,10 @@ void mpi_recv_init_(void *f_buf, void *f_count, void *f_datatype, void *f_source
   __typeof__(*tracer_args.request) tracer_f_request = 0;
   tracer_args.buf = f_buf;
   tracer_args.count = *(const int *)f_count;
-  tracer_args.datatype = MPI_Type_f2c(*(const MPI_Fint *)f_datatype);
+  tracer_args.datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_datatype);
   tracer_args.source = *(const int *)f_source;
   tracer_args.tag = *(const int *)f_tag;
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   tracer_args.request = &tracer_f_request;
   uint64_t tracer_record[14];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.buf);
@@ -12112,7 +12222,7 @@ void mpi_recv_init_(void *f_buf, void *f_count, void *f_datatype, void *f_source
   tracer_real(f_buf, f_count, f_datatype, f_source, f_tag, f_comm, f_request, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_request = MPI_Request_f2c(*(const MPI_Fint *)f_request);
+  tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -12155,10 +12265,10 @@ void mpi_recv_(void *f_buf, void *f_count, void *f_datatype, void *f_source, voi
   struct openmpi_MPI_Recv_args tracer_args = {0};
   tracer_args.buf = f_buf;
   tracer_args.count = *(const int *)f_count;
-  tracer_args.datatype = MPI_Type_f2c(*(const MPI_Fint *)f_datatype);
+  tracer_args.datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_datatype);
   tracer_args.source = *(const int *)f_source;
   tracer_args.tag = *(const int *)f_tag;
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   uint64_t tracer_record[13];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.buf);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.count);
@@ -12215,10 +12325,10 @@ void mpi_reduce_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_dataty
   tracer_args.sendbuf = f_sendbuf;
   tracer_args.recvbuf = f_recvbuf;
   tracer_args.count = *(const int *)f_count;
-  tracer_args.datatype = MPI_Type_f2c(*(const MPI_Fint *)f_datatype);
-  tracer_args.op = MPI_Op_f2c(*(const MPI_Fint *)f_op);
+  tracer_args.datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_datatype);
+  tracer_args.op = openmpi_resolved_MPI_Op_f2c()(*(const MPI_Fint *)f_op);
   tracer_args.root = *(const int *)f_root;
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   uint64_t tracer_record[13];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.sendbuf);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.recvbuf);
@@ -12276,10 +12386,10 @@ void mpi_ireduce_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_datat
   tracer_args.sendbuf = f_sendbuf;
   tracer_args.recvbuf = f_recvbuf;
   tracer_args.count = *(const int *)f_count;
-  tracer_args.datatype = MPI_Type_f2c(*(const MPI_Fint *)f_datatype);
-  tracer_args.op = MPI_Op_f2c(*(const MPI_Fint *)f_op);
+  tracer_args.datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_datatype);
+  tracer_args.op = openmpi_resolved_MPI_Op_f2c()(*(const MPI_Fint *)f_op);
   tracer_args.root = *(const int *)f_root;
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   tracer_args.request = &tracer_f_request;
   uint64_t tracer_record[15];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.sendbuf);
@@ -12296,7 +12406,7 @@ void mpi_ireduce_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_datat
   tracer_real(f_sendbuf, f_recvbuf, f_count, f_datatype, f_op, f_root, f_comm, f_request, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_request = MPI_Request_f2c(*(const MPI_Fint *)f_request);
+  tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -12339,8 +12449,8 @@ void mpi_reduce_local_(void *f_inbuf, void *f_inoutbuf, void *f_count, void *f_d
   tracer_args.inbuf = f_inbuf;
   tracer_args.inoutbuf = f_inoutbuf;
   tracer_args.count = *(const int *)f_count;
-  tracer_args.datatype = MPI_Type_f2c(*(const MPI_Fint *)f_datatype);
-  tracer_args.op = MPI_Op_f2c(*(const MPI_Fint *)f_op);
+  tracer_args.datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_datatype);
+  tracer_args.op = openmpi_resolved_MPI_Op_f2c()(*(const MPI_Fint *)f_op);
   uint64_t tracer_record[9];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.inbuf);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.inoutbuf);
@@ -12392,9 +12502,9 @@ void mpi_reduce_scatter_(void *f_sendbuf, void *f_recvbuf, void *f_recvcounts, v
   struct openmpi_MPI_Reduce_scatter_args tracer_args = {0};
   tracer_args.sendbuf = f_sendbuf;
   tracer_args.recvbuf = f_recvbuf;
-  tracer_args.datatype = MPI_Type_f2c(*(const MPI_Fint *)f_datatype);
-  tracer_args.op = MPI_Op_f2c(*(const MPI_Fint *)f_op);
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_datatype);
+  tracer_args.op = openmpi_resolved_MPI_Op_f2c()(*(const MPI_Fint *)f_op);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   uint64_t tracer_record[10];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.sendbuf);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.recvbuf);
@@ -12448,9 +12558,9 @@ void mpi_ireduce_scatter_(void *f_sendbuf, void *f_recvbuf, void *f_recvcounts, 
   __typeof__(*tracer_args.request) tracer_f_request = 0;
   tracer_args.sendbuf = f_sendbuf;
   tracer_args.recvbuf = f_recvbuf;
-  tracer_args.datatype = MPI_Type_f2c(*(const MPI_Fint *)f_datatype);
-  tracer_args.op = MPI_Op_f2c(*(const MPI_Fint *)f_op);
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_datatype);
+  tracer_args.op = openmpi_resolved_MPI_Op_f2c()(*(const MPI_Fint *)f_op);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   tracer_args.request = &tracer_f_request;
   uint64_t tracer_record[12];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.sendbuf);
@@ -12466,7 +12576,7 @@ void mpi_ireduce_scatter_(void *f_sendbuf, void *f_recvbuf, void *f_recvcounts, 
   tracer_real(f_sendbuf, f_recvbuf, f_recvcounts, f_datatype, f_op, f_comm, f_request, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_request = MPI_Request_f2c(*(const MPI_Fint *)f_request);
+  tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -12508,9 +12618,9 @@ void mpi_reduce_scatter_block_(void *f_sendbuf, void *f_recvbuf, void *f_recvcou
   tracer_args.sendbuf = f_sendbuf;
   tracer_args.recvbuf = f_recvbuf;
   tracer_args.recvcount = *(const int *)f_recvcount;
-  tracer_args.datatype = MPI_Type_f2c(*(const MPI_Fint *)f_datatype);
-  tracer_args.op = MPI_Op_f2c(*(const MPI_Fint *)f_op);
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_datatype);
+  tracer_args.op = openmpi_resolved_MPI_Op_f2c()(*(const MPI_Fint *)f_op);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   uint64_t tracer_record[11];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.sendbuf);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.recvbuf);
@@ -12568,9 +12678,9 @@ void mpi_ireduce_scatter_block_(void *f_sendbuf, void *f_recvbuf, void *f_recvco
   tracer_args.sendbuf = f_sendbuf;
   tracer_args.recvbuf = f_recvbuf;
   tracer_args.recvcount = *(const int *)f_recvcount;
-  tracer_args.datatype = MPI_Type_f2c(*(const MPI_Fint *)f_datatype);
-  tracer_args.op = MPI_Op_f2c(*(const MPI_Fint *)f_op);
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_datatype);
+  tracer_args.op = openmpi_resolved_MPI_Op_f2c()(*(const MPI_Fint *)f_op);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   tracer_args.request = &tracer_f_request;
   uint64_t tracer_record[13];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.sendbuf);
@@ -12586,7 +12696,7 @@ void mpi_ireduce_scatter_block_(void *f_sendbuf, void *f_recvbuf, void *f_recvco
   tracer_real(f_sendbuf, f_recvbuf, f_recvcount, f_datatype, f_op, f_comm, f_request, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_request = MPI_Request_f2c(*(const MPI_Fint *)f_request);
+  tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -12687,7 +12797,7 @@ void mpi_request_free_(void *f_request, MPI_Fint *f_ierr) {
   tracer_real(f_request, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_request = MPI_Request_f2c(*(const MPI_Fint *)f_request);
+  tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -12724,7 +12834,7 @@ void mpi_request_get_status_(void *f_request, void *f_flag, void *f_status, MPI_
   openmpi_depth++;
   struct openmpi_MPI_Request_get_status_args tracer_args = {0};
   __typeof__(*tracer_args.flag) tracer_f_flag = 0;
-  tracer_args.request = MPI_Request_f2c(*(const MPI_Fint *)f_request);
+  tracer_args.request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.flag = &tracer_f_flag;
   uint64_t tracer_record[8];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.request);
@@ -12781,12 +12891,12 @@ void mpi_rget_(void *f_origin_addr, void *f_origin_count, void *f_origin_datatyp
   __typeof__(*tracer_args.request) tracer_f_request = 0;
   tracer_args.origin_addr = f_origin_addr;
   tracer_args.origin_count = *(const int *)f_origin_count;
-  tracer_args.origin_datatype = MPI_Type_f2c(*(const MPI_Fint *)f_origin_datatype);
+  tracer_args.origin_datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_origin_datatype);
   tracer_args.target_rank = *(const int *)f_target_rank;
   tracer_args.target_disp = *(const MPI_Aint *)f_target_disp;
   tracer_args.target_count = *(const int *)f_target_count;
-  tracer_args.target_datatype = MPI_Type_f2c(*(const MPI_Fint *)f_target_datatype);
-  tracer_args.win = MPI_Win_f2c(*(const MPI_Fint *)f_win);
+  tracer_args.target_datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_target_datatype);
+  tracer_args.win = openmpi_resolved_MPI_Win_f2c()(*(const MPI_Fint *)f_win);
   tracer_args.request = &tracer_f_request;
   uint64_t tracer_record[16];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.origin_addr);
@@ -12805,7 +12915,7 @@ void mpi_rget_(void *f_origin_addr, void *f_origin_count, void *f_origin_datatyp
               f_target_count, f_target_datatype, f_win, f_request, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_request = MPI_Request_f2c(*(const MPI_Fint *)f_request);
+  tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -12858,16 +12968,16 @@ void mpi_rget_accumulate_(void *f_origin_addr, void *f_origin_count, void *f_ori
   __typeof__(*tracer_args.request) tracer_f_request = 0;
   tracer_args.origin_addr = f_origin_addr;
   tracer_args.origin_count = *(const int *)f_origin_count;
-  tracer_args.origin_datatype = MPI_Type_f2c(*(const MPI_Fint *)f_origin_datatype);
+  tracer_args.origin_datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_origin_datatype);
   tracer_args.result_addr = f_result_addr;
   tracer_args.result_count = *(const int *)f_result_count;
-  tracer_args.result_datatype = MPI_Type_f2c(*(const MPI_Fint *)f_result_datatype);
+  tracer_args.result_datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_result_datatype);
   tracer_args.target_rank = *(const int *)f_target_rank;
   tracer_args.target_disp = *(const MPI_Aint *)f_target_disp;
   tracer_args.target_count = *(const int *)f_target_count;
-  tracer_args.target_datatype = MPI_Type_f2c(*(const MPI_Fint *)f_target_datatype);
-  tracer_args.op = MPI_Op_f2c(*(const MPI_Fint *)f_op);
-  tracer_args.win = MPI_Win_f2c(*(const MPI_Fint *)f_win);
+  tracer_args.target_datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_target_datatype);
+  tracer_args.op = openmpi_resolved_MPI_Op_f2c()(*(const MPI_Fint *)f_op);
+  tracer_args.win = openmpi_resolved_MPI_Win_f2c()(*(const MPI_Fint *)f_win);
   tracer_args.request = &tracer_f_request;
   uint64_t tracer_record[18];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.origin_addr);
@@ -12891,7 +13001,7 @@ void mpi_rget_accumulate_(void *f_origin_addr, void *f_origin_count, void *f_ori
               f_op, f_win, f_request, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_request = MPI_Request_f2c(*(const MPI_Fint *)f_request);
+  tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -12936,12 +13046,12 @@ void mpi_rput_(void *f_origin_addr, void *f_origin_count, void *f_origin_datatyp
   __typeof__(*tracer_args.request) tracer_f_request = 0;
   tracer_args.origin_addr = f_origin_addr;
   tracer_args.origin_count = *(const int *)f_origin_count;
-  tracer_args.origin_datatype = MPI_Type_f2c(*(const MPI_Fint *)f_origin_datatype);
+  tracer_args.origin_datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_origin_datatype);
   tracer_args.target_rank = *(const int *)f_target_rank;
   tracer_args.target_disp = *(const MPI_Aint *)f_target_disp;
   tracer_args.target_cout = *(const int *)f_target_cout;
-  tracer_args.target_datatype = MPI_Type_f2c(*(const MPI_Fint *)f_target_datatype);
-  tracer_args.win = MPI_Win_f2c(*(const MPI_Fint *)f_win);
+  tracer_args.target_datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_target_datatype);
+  tracer_args.win = openmpi_resolved_MPI_Win_f2c()(*(const MPI_Fint *)f_win);
   tracer_args.request = &tracer_f_request;
   uint64_t tracer_record[16];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.origin_addr);
@@ -12960,7 +13070,7 @@ void mpi_rput_(void *f_origin_addr, void *f_origin_count, void *f_origin_datatyp
               f_target_cout, f_target_datatype, f_win, f_request, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_request = MPI_Request_f2c(*(const MPI_Fint *)f_request);
+  tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -13002,10 +13112,10 @@ void mpi_rsend_(void *f_ibuf, void *f_count, void *f_datatype, void *f_dest, voi
   struct openmpi_MPI_Rsend_args tracer_args = {0};
   tracer_args.ibuf = f_ibuf;
   tracer_args.count = *(const int *)f_count;
-  tracer_args.datatype = MPI_Type_f2c(*(const MPI_Fint *)f_datatype);
+  tracer_args.datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_datatype);
   tracer_args.dest = *(const int *)f_dest;
   tracer_args.tag = *(const int *)f_tag;
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   uint64_t tracer_record[12];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.ibuf);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.count);
@@ -13061,10 +13171,10 @@ void mpi_rsend_init_(void *f_buf, void *f_count, void *f_datatype, void *f_dest,
   __typeof__(*tracer_args.request) tracer_f_request = 0;
   tracer_args.buf = f_buf;
   tracer_args.count = *(const int *)f_count;
-  tracer_args.datatype = MPI_Type_f2c(*(const MPI_Fint *)f_datatype);
+  tracer_args.datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_datatype);
   tracer_args.dest = *(const int *)f_dest;
   tracer_args.tag = *(const int *)f_tag;
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   tracer_args.request = &tracer_f_request;
   uint64_t tracer_record[14];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.buf);
@@ -13080,7 +13190,7 @@ void mpi_rsend_init_(void *f_buf, void *f_count, void *f_datatype, void *f_dest,
   tracer_real(f_buf, f_count, f_datatype, f_dest, f_tag, f_comm, f_request, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_request = MPI_Request_f2c(*(const MPI_Fint *)f_request);
+  tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -13123,9 +13233,9 @@ void mpi_scan_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_datatype
   tracer_args.sendbuf = f_sendbuf;
   tracer_args.recvbuf = f_recvbuf;
   tracer_args.count = *(const int *)f_count;
-  tracer_args.datatype = MPI_Type_f2c(*(const MPI_Fint *)f_datatype);
-  tracer_args.op = MPI_Op_f2c(*(const MPI_Fint *)f_op);
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_datatype);
+  tracer_args.op = openmpi_resolved_MPI_Op_f2c()(*(const MPI_Fint *)f_op);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   uint64_t tracer_record[11];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.sendbuf);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.recvbuf);
@@ -13181,9 +13291,9 @@ void mpi_iscan_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_datatyp
   tracer_args.sendbuf = f_sendbuf;
   tracer_args.recvbuf = f_recvbuf;
   tracer_args.count = *(const int *)f_count;
-  tracer_args.datatype = MPI_Type_f2c(*(const MPI_Fint *)f_datatype);
-  tracer_args.op = MPI_Op_f2c(*(const MPI_Fint *)f_op);
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_datatype);
+  tracer_args.op = openmpi_resolved_MPI_Op_f2c()(*(const MPI_Fint *)f_op);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   tracer_args.request = &tracer_f_request;
   uint64_t tracer_record[13];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.sendbuf);
@@ -13199,7 +13309,7 @@ void mpi_iscan_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_datatyp
   tracer_real(f_sendbuf, f_recvbuf, f_count, f_datatype, f_op, f_comm, f_request, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_request = MPI_Request_f2c(*(const MPI_Fint *)f_request);
+  tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -13242,12 +13352,12 @@ void mpi_scatter_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_
   struct openmpi_MPI_Scatter_args tracer_args = {0};
   tracer_args.sendbuf = f_sendbuf;
   tracer_args.sendcount = *(const int *)f_sendcount;
-  tracer_args.sendtype = MPI_Type_f2c(*(const MPI_Fint *)f_sendtype);
+  tracer_args.sendtype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_sendtype);
   tracer_args.recvbuf = f_recvbuf;
   tracer_args.recvcount = *(const int *)f_recvcount;
-  tracer_args.recvtype = MPI_Type_f2c(*(const MPI_Fint *)f_recvtype);
+  tracer_args.recvtype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_recvtype);
   tracer_args.root = *(const int *)f_root;
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   uint64_t tracer_record[14];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.sendbuf);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.sendcount);
@@ -13309,12 +13419,12 @@ void mpi_iscatter_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f
   __typeof__(*tracer_args.request) tracer_f_request = 0;
   tracer_args.sendbuf = f_sendbuf;
   tracer_args.sendcount = *(const int *)f_sendcount;
-  tracer_args.sendtype = MPI_Type_f2c(*(const MPI_Fint *)f_sendtype);
+  tracer_args.sendtype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_sendtype);
   tracer_args.recvbuf = f_recvbuf;
   tracer_args.recvcount = *(const int *)f_recvcount;
-  tracer_args.recvtype = MPI_Type_f2c(*(const MPI_Fint *)f_recvtype);
+  tracer_args.recvtype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_recvtype);
   tracer_args.root = *(const int *)f_root;
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   tracer_args.request = &tracer_f_request;
   uint64_t tracer_record[16];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.sendbuf);
@@ -13333,7 +13443,7 @@ void mpi_iscatter_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f
               f_comm, f_request, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_request = MPI_Request_f2c(*(const MPI_Fint *)f_request);
+  tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -13378,12 +13488,12 @@ void mpi_scatterv_(void *f_sendbuf, void *f_sendcounts, void *f_displs, void *f_
   openmpi_depth++;
   struct openmpi_MPI_Scatterv_args tracer_args = {0};
   tracer_args.sendbuf = f_sendbuf;
-  tracer_args.sendtype = MPI_Type_f2c(*(const MPI_Fint *)f_sendtype);
+  tracer_args.sendtype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_sendtype);
   tracer_args.recvbuf = f_recvbuf;
   tracer_args.recvcount = *(const int *)f_recvcount;
-  tracer_args.recvtype = MPI_Type_f2c(*(const MPI_Fint *)f_recvtype);
+  tracer_args.recvtype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_recvtype);
   tracer_args.root = *(const int *)f_root;
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   uint64_t tracer_record[15];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.sendbuf);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.sendcounts);
@@ -13445,12 +13555,12 @@ void mpi_iscatterv_(void *f_sendbuf, void *f_sendcounts, void *f_displs, void *f
   struct openmpi_MPI_Iscatterv_args tracer_args = {0};
   __typeof__(*tracer_args.request) tracer_f_request = 0;
   tracer_args.sendbuf = f_sendbuf;
-  tracer_args.sendtype = MPI_Type_f2c(*(const MPI_Fint *)f_sendtype);
+  tracer_args.sendtype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_sendtype);
   tracer_args.recvbuf = f_recvbuf;
   tracer_args.recvcount = *(const int *)f_recvcount;
-  tracer_args.recvtype = MPI_Type_f2c(*(const MPI_Fint *)f_recvtype);
+  tracer_args.recvtype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_recvtype);
   tracer_args.root = *(const int *)f_root;
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   tracer_args.request = &tracer_f_request;
   uint64_t tracer_record[17];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.sendbuf);
@@ -13470,7 +13580,7 @@ void mpi_iscatterv_(void *f_sendbuf, void *f_sendcounts, void *f_displs, void *f
               f_root, f_comm, f_request, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_request = MPI_Request_f2c(*(const MPI_Fint *)f_request);
+  tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -13514,10 +13624,10 @@ void mpi_send_init_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, 
   __typeof__(*tracer_args.request) tracer_f_request = 0;
   tracer_args.buf = f_buf;
   tracer_args.count = *(const int *)f_count;
-  tracer_args.datatype = MPI_Type_f2c(*(const MPI_Fint *)f_datatype);
+  tracer_args.datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_datatype);
   tracer_args.dest = *(const int *)f_dest;
   tracer_args.tag = *(const int *)f_tag;
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   tracer_args.request = &tracer_f_request;
   uint64_t tracer_record[14];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.buf);
@@ -13533,7 +13643,7 @@ void mpi_send_init_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, 
   tracer_real(f_buf, f_count, f_datatype, f_dest, f_tag, f_comm, f_request, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_request = MPI_Request_f2c(*(const MPI_Fint *)f_request);
+  tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -13575,10 +13685,10 @@ void mpi_send_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, void 
   struct openmpi_MPI_Send_args tracer_args = {0};
   tracer_args.buf = f_buf;
   tracer_args.count = *(const int *)f_count;
-  tracer_args.datatype = MPI_Type_f2c(*(const MPI_Fint *)f_datatype);
+  tracer_args.datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_datatype);
   tracer_args.dest = *(const int *)f_dest;
   tracer_args.tag = *(const int *)f_tag;
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   uint64_t tracer_record[12];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.buf);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.count);
@@ -13636,15 +13746,15 @@ void mpi_sendrecv_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f
   struct openmpi_MPI_Sendrecv_args tracer_args = {0};
   tracer_args.sendbuf = f_sendbuf;
   tracer_args.sendcount = *(const int *)f_sendcount;
-  tracer_args.sendtype = MPI_Type_f2c(*(const MPI_Fint *)f_sendtype);
+  tracer_args.sendtype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_sendtype);
   tracer_args.dest = *(const int *)f_dest;
   tracer_args.sendtag = *(const int *)f_sendtag;
   tracer_args.recvbuf = f_recvbuf;
   tracer_args.recvcount = *(const int *)f_recvcount;
-  tracer_args.recvtype = MPI_Type_f2c(*(const MPI_Fint *)f_recvtype);
+  tracer_args.recvtype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_recvtype);
   tracer_args.source = *(const int *)f_source;
   tracer_args.recvtag = *(const int *)f_recvtag;
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   uint64_t tracer_record[18];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.sendbuf);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.sendcount);
@@ -13709,12 +13819,12 @@ void mpi_sendrecv_replace_(void *f_buf, void *f_count, void *f_datatype, void *f
   struct openmpi_MPI_Sendrecv_replace_args tracer_args = {0};
   tracer_args.buf = f_buf;
   tracer_args.count = *(const int *)f_count;
-  tracer_args.datatype = MPI_Type_f2c(*(const MPI_Fint *)f_datatype);
+  tracer_args.datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_datatype);
   tracer_args.dest = *(const int *)f_dest;
   tracer_args.sendtag = *(const int *)f_sendtag;
   tracer_args.source = *(const int *)f_source;
   tracer_args.recvtag = *(const int *)f_recvtag;
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   uint64_t tracer_record[15];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.buf);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.count);
@@ -13774,10 +13884,10 @@ void mpi_ssend_init_(void *f_buf, void *f_count, void *f_datatype, void *f_dest,
   __typeof__(*tracer_args.request) tracer_f_request = 0;
   tracer_args.buf = f_buf;
   tracer_args.count = *(const int *)f_count;
-  tracer_args.datatype = MPI_Type_f2c(*(const MPI_Fint *)f_datatype);
+  tracer_args.datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_datatype);
   tracer_args.dest = *(const int *)f_dest;
   tracer_args.tag = *(const int *)f_tag;
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   tracer_args.request = &tracer_f_request;
   uint64_t tracer_record[14];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.buf);
@@ -13793,7 +13903,7 @@ void mpi_ssend_init_(void *f_buf, void *f_count, void *f_datatype, void *f_dest,
   tracer_real(f_buf, f_count, f_datatype, f_dest, f_tag, f_comm, f_request, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_request = MPI_Request_f2c(*(const MPI_Fint *)f_request);
+  tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -13835,10 +13945,10 @@ void mpi_ssend_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, void
   struct openmpi_MPI_Ssend_args tracer_args = {0};
   tracer_args.buf = f_buf;
   tracer_args.count = *(const int *)f_count;
-  tracer_args.datatype = MPI_Type_f2c(*(const MPI_Fint *)f_datatype);
+  tracer_args.datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_datatype);
   tracer_args.dest = *(const int *)f_dest;
   tracer_args.tag = *(const int *)f_tag;
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   uint64_t tracer_record[12];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.buf);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.count);
@@ -13898,7 +14008,7 @@ void mpi_start_(void *f_request, MPI_Fint *f_ierr) {
   tracer_real(f_request, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_request = MPI_Request_f2c(*(const MPI_Fint *)f_request);
+  tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -14022,7 +14132,7 @@ void mpi_status_set_elements_(void *f_status, void *f_datatype, void *f_count, M
   }
   openmpi_depth++;
   struct openmpi_MPI_Status_set_elements_args tracer_args = {0};
-  tracer_args.datatype = MPI_Type_f2c(*(const MPI_Fint *)f_datatype);
+  tracer_args.datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_datatype);
   tracer_args.count = *(const int *)f_count;
   uint64_t tracer_record[7];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.status);
@@ -14068,7 +14178,7 @@ void mpi_status_set_elements_x_(void *f_status, void *f_datatype, void *f_count,
   }
   openmpi_depth++;
   struct openmpi_MPI_Status_set_elements_x_args tracer_args = {0};
-  tracer_args.datatype = MPI_Type_f2c(*(const MPI_Fint *)f_datatype);
+  tracer_args.datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_datatype);
   tracer_args.count = *(const MPI_Count *)f_count;
   uint64_t tracer_record[7];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.status);
@@ -14227,7 +14337,7 @@ void mpi_test_(void *f_request, void *f_flag, void *f_status, MPI_Fint *f_ierr) 
   struct openmpi_MPI_Test_args tracer_args = {0};
   __typeof__(*tracer_args.request) tracer_f_request = 0;
   __typeof__(*tracer_args.flag) tracer_f_flag = 0;
-  tracer_f_request = MPI_Request_f2c(*(const MPI_Fint *)f_request);
+  tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.request = &tracer_f_request;
   tracer_args.flag = &tracer_f_flag;
   uint64_t tracer_record[11];
@@ -14242,7 +14352,7 @@ void mpi_test_(void *f_request, void *f_flag, void *f_status, MPI_Fint *f_ierr) 
   tracer_real(f_request, f_flag, f_status, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_request = MPI_Request_f2c(*(const MPI_Fint *)f_request);
+  tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_f_flag = *(const int *)f_flag;
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -14386,7 +14496,7 @@ void mpi_topo_test_(void *f_comm, void *f_status, MPI_Fint *f_ierr) {
   openmpi_depth++;
   struct openmpi_MPI_Topo_test_args tracer_args = {0};
   __typeof__(*tracer_args.status) tracer_f_status = 0;
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   tracer_args.status = &tracer_f_status;
   uint64_t tracer_record[7];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.comm);
@@ -14443,7 +14553,7 @@ void mpi_type_commit_(void *f_type, MPI_Fint *f_ierr) {
   tracer_real(f_type, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_type = MPI_Type_f2c(*(const MPI_Fint *)f_type);
+  tracer_f_type = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_type);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -14481,7 +14591,7 @@ void mpi_type_contiguous_(void *f_count, void *f_oldtype, void *f_newtype, MPI_F
   struct openmpi_MPI_Type_contiguous_args tracer_args = {0};
   __typeof__(*tracer_args.newtype) tracer_f_newtype = 0;
   tracer_args.count = *(const int *)f_count;
-  tracer_args.oldtype = MPI_Type_f2c(*(const MPI_Fint *)f_oldtype);
+  tracer_args.oldtype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_oldtype);
   tracer_args.newtype = &tracer_f_newtype;
   uint64_t tracer_record[8];
   tracer_record[4] = (uint64_t)(int64_t)(tracer_args.count);
@@ -14493,7 +14603,7 @@ void mpi_type_contiguous_(void *f_count, void *f_oldtype, void *f_newtype, MPI_F
   tracer_real(f_count, f_oldtype, f_newtype, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_newtype = MPI_Type_f2c(*(const MPI_Fint *)f_newtype);
+  tracer_f_newtype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_newtype);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -14540,7 +14650,7 @@ void mpi_type_create_darray_(void *f_size, void *f_rank, void *f_ndims, void *f_
   tracer_args.rank = *(const int *)f_rank;
   tracer_args.ndims = *(const int *)f_ndims;
   tracer_args.order = *(const int *)f_order;
-  tracer_args.oldtype = MPI_Type_f2c(*(const MPI_Fint *)f_oldtype);
+  tracer_args.oldtype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_oldtype);
   tracer_args.newtype = &tracer_f_newtype;
   uint64_t tracer_record[15];
   tracer_record[4] = (uint64_t)(int64_t)(tracer_args.size);
@@ -14560,7 +14670,7 @@ void mpi_type_create_darray_(void *f_size, void *f_rank, void *f_ndims, void *f_
               f_order, f_oldtype, f_newtype, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_newtype = MPI_Type_f2c(*(const MPI_Fint *)f_newtype);
+  tracer_f_newtype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_newtype);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -14610,7 +14720,7 @@ void mpi_type_create_f90_complex_(void *f_p, void *f_r, void *f_newtype, MPI_Fin
   tracer_real(f_p, f_r, f_newtype, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_newtype = MPI_Type_f2c(*(const MPI_Fint *)f_newtype);
+  tracer_f_newtype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_newtype);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -14658,7 +14768,7 @@ void mpi_type_create_f90_integer_(void *f_r, void *f_newtype, MPI_Fint *f_ierr) 
   tracer_real(f_r, f_newtype, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_newtype = MPI_Type_f2c(*(const MPI_Fint *)f_newtype);
+  tracer_f_newtype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_newtype);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -14708,7 +14818,7 @@ void mpi_type_create_f90_real_(void *f_p, void *f_r, void *f_newtype, MPI_Fint *
   tracer_real(f_p, f_r, f_newtype, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_newtype = MPI_Type_f2c(*(const MPI_Fint *)f_newtype);
+  tracer_f_newtype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_newtype);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -14752,7 +14862,7 @@ void mpi_type_create_hindexed_block_(void *f_count, void *f_blocklength,
   __typeof__(*tracer_args.newtype) tracer_f_newtype = 0;
   tracer_args.count = *(const int *)f_count;
   tracer_args.blocklength = *(const int *)f_blocklength;
-  tracer_args.oldtype = MPI_Type_f2c(*(const MPI_Fint *)f_oldtype);
+  tracer_args.oldtype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_oldtype);
   tracer_args.newtype = &tracer_f_newtype;
   uint64_t tracer_record[10];
   tracer_record[4] = (uint64_t)(int64_t)(tracer_args.count);
@@ -14766,7 +14876,7 @@ void mpi_type_create_hindexed_block_(void *f_count, void *f_blocklength,
   tracer_real(f_count, f_blocklength, f_array_of_displacements, f_oldtype, f_newtype, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_newtype = MPI_Type_f2c(*(const MPI_Fint *)f_newtype);
+  tracer_f_newtype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_newtype);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -14810,7 +14920,7 @@ void mpi_type_create_hindexed_(void *f_count, void *f_array_of_blocklengths,
   struct openmpi_MPI_Type_create_hindexed_args tracer_args = {0};
   __typeof__(*tracer_args.newtype) tracer_f_newtype = 0;
   tracer_args.count = *(const int *)f_count;
-  tracer_args.oldtype = MPI_Type_f2c(*(const MPI_Fint *)f_oldtype);
+  tracer_args.oldtype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_oldtype);
   tracer_args.newtype = &tracer_f_newtype;
   uint64_t tracer_record[10];
   tracer_record[4] = (uint64_t)(int64_t)(tracer_args.count);
@@ -14825,7 +14935,7 @@ void mpi_type_create_hindexed_(void *f_count, void *f_array_of_blocklengths,
               f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_newtype = MPI_Type_f2c(*(const MPI_Fint *)f_newtype);
+  tracer_f_newtype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_newtype);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -14867,7 +14977,7 @@ void mpi_type_create_hvector_(void *f_count, void *f_blocklength, void *f_stride
   tracer_args.count = *(const int *)f_count;
   tracer_args.blocklength = *(const int *)f_blocklength;
   tracer_args.stride = *(const MPI_Aint *)f_stride;
-  tracer_args.oldtype = MPI_Type_f2c(*(const MPI_Fint *)f_oldtype);
+  tracer_args.oldtype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_oldtype);
   tracer_args.newtype = &tracer_f_newtype;
   uint64_t tracer_record[10];
   tracer_record[4] = (uint64_t)(int64_t)(tracer_args.count);
@@ -14881,7 +14991,7 @@ void mpi_type_create_hvector_(void *f_count, void *f_blocklength, void *f_stride
   tracer_real(f_count, f_blocklength, f_stride, f_oldtype, f_newtype, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_newtype = MPI_Type_f2c(*(const MPI_Fint *)f_newtype);
+  tracer_f_newtype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_newtype);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -14977,7 +15087,7 @@ void mpi_type_create_indexed_block_(void *f_count, void *f_blocklength,
   __typeof__(*tracer_args.newtype) tracer_f_newtype = 0;
   tracer_args.count = *(const int *)f_count;
   tracer_args.blocklength = *(const int *)f_blocklength;
-  tracer_args.oldtype = MPI_Type_f2c(*(const MPI_Fint *)f_oldtype);
+  tracer_args.oldtype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_oldtype);
   tracer_args.newtype = &tracer_f_newtype;
   uint64_t tracer_record[10];
   tracer_record[4] = (uint64_t)(int64_t)(tracer_args.count);
@@ -14991,7 +15101,7 @@ void mpi_type_create_indexed_block_(void *f_count, void *f_blocklength,
   tracer_real(f_count, f_blocklength, f_array_of_displacements, f_oldtype, f_newtype, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_newtype = MPI_Type_f2c(*(const MPI_Fint *)f_newtype);
+  tracer_f_newtype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_newtype);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -15048,7 +15158,7 @@ void mpi_type_create_struct_(void *f_count, void *f_array_of_block_lengths,
               f_newtype, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_newtype = MPI_Type_f2c(*(const MPI_Fint *)f_newtype);
+  tracer_f_newtype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_newtype);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -15093,7 +15203,7 @@ void mpi_type_create_subarray_(void *f_ndims, void *f_size_array, void *f_subsiz
   __typeof__(*tracer_args.newtype) tracer_f_newtype = 0;
   tracer_args.ndims = *(const int *)f_ndims;
   tracer_args.order = *(const int *)f_order;
-  tracer_args.oldtype = MPI_Type_f2c(*(const MPI_Fint *)f_oldtype);
+  tracer_args.oldtype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_oldtype);
   tracer_args.newtype = &tracer_f_newtype;
   uint64_t tracer_record[12];
   tracer_record[4] = (uint64_t)(int64_t)(tracer_args.ndims);
@@ -15110,7 +15220,7 @@ void mpi_type_create_subarray_(void *f_ndims, void *f_size_array, void *f_subsiz
               f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_newtype = MPI_Type_f2c(*(const MPI_Fint *)f_newtype);
+  tracer_f_newtype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_newtype);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -15149,7 +15259,7 @@ void mpi_type_create_resized_(void *f_oldtype, void *f_lb, void *f_extent, void 
   openmpi_depth++;
   struct openmpi_MPI_Type_create_resized_args tracer_args = {0};
   __typeof__(*tracer_args.newtype) tracer_f_newtype = 0;
-  tracer_args.oldtype = MPI_Type_f2c(*(const MPI_Fint *)f_oldtype);
+  tracer_args.oldtype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_oldtype);
   tracer_args.lb = *(const MPI_Aint *)f_lb;
   tracer_args.extent = *(const MPI_Aint *)f_extent;
   tracer_args.newtype = &tracer_f_newtype;
@@ -15164,7 +15274,7 @@ void mpi_type_create_resized_(void *f_oldtype, void *f_lb, void *f_extent, void 
   tracer_real(f_oldtype, f_lb, f_extent, f_newtype, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_newtype = MPI_Type_f2c(*(const MPI_Fint *)f_newtype);
+  tracer_f_newtype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_newtype);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -15200,7 +15310,7 @@ void mpi_type_delete_attr_(void *f_type, void *f_type_keyval, MPI_Fint *f_ierr) 
   }
   openmpi_depth++;
   struct openmpi_MPI_Type_delete_attr_args tracer_args = {0};
-  tracer_args.type = MPI_Type_f2c(*(const MPI_Fint *)f_type);
+  tracer_args.type = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_type);
   tracer_args.type_keyval = *(const int *)f_type_keyval;
   uint64_t tracer_record[6];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.type);
@@ -15246,7 +15356,7 @@ void mpi_type_dup_(void *f_type, void *f_newtype, MPI_Fint *f_ierr) {
   openmpi_depth++;
   struct openmpi_MPI_Type_dup_args tracer_args = {0};
   __typeof__(*tracer_args.newtype) tracer_f_newtype = 0;
-  tracer_args.type = MPI_Type_f2c(*(const MPI_Fint *)f_type);
+  tracer_args.type = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_type);
   tracer_args.newtype = &tracer_f_newtype;
   uint64_t tracer_record[7];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.type);
@@ -15257,7 +15367,7 @@ void mpi_type_dup_(void *f_type, void *f_newtype, MPI_Fint *f_ierr) {
   tracer_real(f_type, f_newtype, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_newtype = MPI_Type_f2c(*(const MPI_Fint *)f_newtype);
+  tracer_f_newtype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_newtype);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -15303,7 +15413,7 @@ void mpi_type_free_(void *f_type, MPI_Fint *f_ierr) {
   tracer_real(f_type, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_type = MPI_Type_f2c(*(const MPI_Fint *)f_type);
+  tracer_f_type = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_type);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -15388,7 +15498,7 @@ void mpi_type_get_attr_(void *f_type, void *f_type_keyval, void *f_attribute_val
   openmpi_depth++;
   struct openmpi_MPI_Type_get_attr_args tracer_args = {0};
   __typeof__(*tracer_args.flag) tracer_f_flag = 0;
-  tracer_args.type = MPI_Type_f2c(*(const MPI_Fint *)f_type);
+  tracer_args.type = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_type);
   tracer_args.type_keyval = *(const int *)f_type_keyval;
   tracer_args.attribute_val = f_attribute_val;
   tracer_args.flag = &tracer_f_flag;
@@ -15447,7 +15557,7 @@ void mpi_type_get_contents_(void *f_mtype, void *f_max_integers, void *f_max_add
   }
   openmpi_depth++;
   struct openmpi_MPI_Type_get_contents_args tracer_args = {0};
-  tracer_args.mtype = MPI_Type_f2c(*(const MPI_Fint *)f_mtype);
+  tracer_args.mtype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_mtype);
   tracer_args.max_integers = *(const int *)f_max_integers;
   tracer_args.max_addresses = *(const int *)f_max_addresses;
   tracer_args.max_datatypes = *(const int *)f_max_datatypes;
@@ -15506,7 +15616,7 @@ void mpi_type_get_envelope_(void *f_type, void *f_num_integers, void *f_num_addr
   __typeof__(*tracer_args.num_addresses) tracer_f_num_addresses = 0;
   __typeof__(*tracer_args.num_datatypes) tracer_f_num_datatypes = 0;
   __typeof__(*tracer_args.combiner) tracer_f_combiner = 0;
-  tracer_args.type = MPI_Type_f2c(*(const MPI_Fint *)f_type);
+  tracer_args.type = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_type);
   tracer_args.num_integers = &tracer_f_num_integers;
   tracer_args.num_addresses = &tracer_f_num_addresses;
   tracer_args.num_datatypes = &tracer_f_num_datatypes;
@@ -15567,7 +15677,7 @@ void mpi_type_get_extent_(void *f_type, void *f_lb, void *f_extent, MPI_Fint *f_
   struct openmpi_MPI_Type_get_extent_args tracer_args = {0};
   __typeof__(*tracer_args.lb) tracer_f_lb = 0;
   __typeof__(*tracer_args.extent) tracer_f_extent = 0;
-  tracer_args.type = MPI_Type_f2c(*(const MPI_Fint *)f_type);
+  tracer_args.type = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_type);
   tracer_args.lb = &tracer_f_lb;
   tracer_args.extent = &tracer_f_extent;
   uint64_t tracer_record[9];
@@ -15620,7 +15730,7 @@ void mpi_type_get_extent_x_(void *f_type, void *f_lb, void *f_extent, MPI_Fint *
   struct openmpi_MPI_Type_get_extent_x_args tracer_args = {0};
   __typeof__(*tracer_args.lb) tracer_f_lb = 0;
   __typeof__(*tracer_args.extent) tracer_f_extent = 0;
-  tracer_args.type = MPI_Type_f2c(*(const MPI_Fint *)f_type);
+  tracer_args.type = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_type);
   tracer_args.lb = &tracer_f_lb;
   tracer_args.extent = &tracer_f_extent;
   uint64_t tracer_record[9];
@@ -15673,7 +15783,7 @@ void mpi_type_get_name_(void *f_type, void *f_type_name, void *f_resultlen, MPI_
   struct openmpi_MPI_Type_get_name_args tracer_args = {0};
   __typeof__(*tracer_args.type_name) tracer_f_type_name = 0;
   __typeof__(*tracer_args.resultlen) tracer_f_resultlen = 0;
-  tracer_args.type = MPI_Type_f2c(*(const MPI_Fint *)f_type);
+  tracer_args.type = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_type);
   tracer_args.type_name = &tracer_f_type_name;
   tracer_args.resultlen = &tracer_f_resultlen;
   uint64_t tracer_record[9];
@@ -15728,7 +15838,7 @@ void mpi_type_get_true_extent_(void *f_datatype, void *f_true_lb, void *f_true_e
   struct openmpi_MPI_Type_get_true_extent_args tracer_args = {0};
   __typeof__(*tracer_args.true_lb) tracer_f_true_lb = 0;
   __typeof__(*tracer_args.true_extent) tracer_f_true_extent = 0;
-  tracer_args.datatype = MPI_Type_f2c(*(const MPI_Fint *)f_datatype);
+  tracer_args.datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_datatype);
   tracer_args.true_lb = &tracer_f_true_lb;
   tracer_args.true_extent = &tracer_f_true_extent;
   uint64_t tracer_record[9];
@@ -15783,7 +15893,7 @@ void mpi_type_get_true_extent_x_(void *f_datatype, void *f_true_lb, void *f_true
   struct openmpi_MPI_Type_get_true_extent_x_args tracer_args = {0};
   __typeof__(*tracer_args.true_lb) tracer_f_true_lb = 0;
   __typeof__(*tracer_args.true_extent) tracer_f_true_extent = 0;
-  tracer_args.datatype = MPI_Type_f2c(*(const MPI_Fint *)f_datatype);
+  tracer_args.datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_datatype);
   tracer_args.true_lb = &tracer_f_true_lb;
   tracer_args.true_extent = &tracer_f_true_extent;
   uint64_t tracer_record[9];
@@ -15839,7 +15949,7 @@ void mpi_type_indexed_(void *f_count, void *f_array_of_blocklengths, void *f_arr
   struct openmpi_MPI_Type_indexed_args tracer_args = {0};
   __typeof__(*tracer_args.newtype) tracer_f_newtype = 0;
   tracer_args.count = *(const int *)f_count;
-  tracer_args.oldtype = MPI_Type_f2c(*(const MPI_Fint *)f_oldtype);
+  tracer_args.oldtype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_oldtype);
   tracer_args.newtype = &tracer_f_newtype;
   uint64_t tracer_record[10];
   tracer_record[4] = (uint64_t)(int64_t)(tracer_args.count);
@@ -15854,7 +15964,7 @@ void mpi_type_indexed_(void *f_count, void *f_array_of_blocklengths, void *f_arr
               f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_newtype = MPI_Type_f2c(*(const MPI_Fint *)f_newtype);
+  tracer_f_newtype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_newtype);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -15904,7 +16014,7 @@ void mpi_type_match_size_(void *f_typeclass, void *f_size, void *f_type, MPI_Fin
   tracer_real(f_typeclass, f_size, f_type, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_type = MPI_Type_f2c(*(const MPI_Fint *)f_type);
+  tracer_f_type = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_type);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -15940,7 +16050,7 @@ void mpi_type_set_attr_(void *f_type, void *f_type_keyval, void *f_attr_val, MPI
   }
   openmpi_depth++;
   struct openmpi_MPI_Type_set_attr_args tracer_args = {0};
-  tracer_args.type = MPI_Type_f2c(*(const MPI_Fint *)f_type);
+  tracer_args.type = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_type);
   tracer_args.type_keyval = *(const int *)f_type_keyval;
   tracer_args.attr_val = f_attr_val;
   uint64_t tracer_record[7];
@@ -15987,7 +16097,7 @@ void mpi_type_set_name_(void *f_type, void *f_type_name, MPI_Fint *f_ierr, size_
   }
   openmpi_depth++;
   struct openmpi_MPI_Type_set_name_args tracer_args = {0};
-  tracer_args.type = MPI_Type_f2c(*(const MPI_Fint *)f_type);
+  tracer_args.type = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_type);
   uint64_t tracer_record[6];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.type);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.type_name);
@@ -16032,7 +16142,7 @@ void mpi_type_size_(void *f_type, void *f_size, MPI_Fint *f_ierr) {
   openmpi_depth++;
   struct openmpi_MPI_Type_size_args tracer_args = {0};
   __typeof__(*tracer_args.size) tracer_f_size = 0;
-  tracer_args.type = MPI_Type_f2c(*(const MPI_Fint *)f_type);
+  tracer_args.type = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_type);
   tracer_args.size = &tracer_f_size;
   uint64_t tracer_record[7];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.type);
@@ -16080,7 +16190,7 @@ void mpi_type_size_x_(void *f_type, void *f_size, MPI_Fint *f_ierr) {
   openmpi_depth++;
   struct openmpi_MPI_Type_size_x_args tracer_args = {0};
   __typeof__(*tracer_args.size) tracer_f_size = 0;
-  tracer_args.type = MPI_Type_f2c(*(const MPI_Fint *)f_type);
+  tracer_args.type = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_type);
   tracer_args.size = &tracer_f_size;
   uint64_t tracer_record[7];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.type);
@@ -16133,7 +16243,7 @@ void mpi_type_vector_(void *f_count, void *f_blocklength, void *f_stride, void *
   tracer_args.count = *(const int *)f_count;
   tracer_args.blocklength = *(const int *)f_blocklength;
   tracer_args.stride = *(const int *)f_stride;
-  tracer_args.oldtype = MPI_Type_f2c(*(const MPI_Fint *)f_oldtype);
+  tracer_args.oldtype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_oldtype);
   tracer_args.newtype = &tracer_f_newtype;
   uint64_t tracer_record[10];
   tracer_record[4] = (uint64_t)(int64_t)(tracer_args.count);
@@ -16147,7 +16257,7 @@ void mpi_type_vector_(void *f_count, void *f_blocklength, void *f_stride, void *
   tracer_real(f_count, f_blocklength, f_stride, f_oldtype, f_newtype, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_newtype = MPI_Type_f2c(*(const MPI_Fint *)f_newtype);
+  tracer_f_newtype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_newtype);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -16192,8 +16302,8 @@ void mpi_unpack_(void *f_inbuf, void *f_insize, void *f_position, void *f_outbuf
   tracer_args.position = &tracer_f_position;
   tracer_args.outbuf = f_outbuf;
   tracer_args.outcount = *(const int *)f_outcount;
-  tracer_args.datatype = MPI_Type_f2c(*(const MPI_Fint *)f_datatype);
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_datatype);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   uint64_t tracer_record[12];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.inbuf);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.insize);
@@ -16246,7 +16356,7 @@ void mpi_unpublish_name_(void *f_service_name, void *f_info, void *f_port_name, 
   }
   openmpi_depth++;
   struct openmpi_MPI_Unpublish_name_args tracer_args = {0};
-  tracer_args.info = MPI_Info_f2c(*(const MPI_Fint *)f_info);
+  tracer_args.info = openmpi_resolved_MPI_Info_f2c()(*(const MPI_Fint *)f_info);
   uint64_t tracer_record[7];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.service_name);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.info);
@@ -16300,7 +16410,7 @@ void mpi_unpack_external_(void *f_datarep, void *f_inbuf, void *f_insize, void *
   tracer_args.position = &tracer_f_position;
   tracer_args.outbuf = f_outbuf;
   tracer_args.outcount = *(const int *)f_outcount;
-  tracer_args.datatype = MPI_Type_f2c(*(const MPI_Fint *)f_datatype);
+  tracer_args.datatype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_datatype);
   uint64_t tracer_record[12];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.datarep);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.inbuf);
@@ -16454,7 +16564,7 @@ void mpi_wait_(void *f_request, void *f_status, MPI_Fint *f_ierr) {
   openmpi_depth++;
   struct openmpi_MPI_Wait_args tracer_args = {0};
   __typeof__(*tracer_args.request) tracer_f_request = 0;
-  tracer_f_request = MPI_Request_f2c(*(const MPI_Fint *)f_request);
+  tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.request = &tracer_f_request;
   uint64_t tracer_record[9];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.request);
@@ -16467,7 +16577,7 @@ void mpi_wait_(void *f_request, void *f_status, MPI_Fint *f_ierr) {
   tracer_real(f_request, f_status, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_request = MPI_Request_f2c(*(const MPI_Fint *)f_request);
+  tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -16566,8 +16676,8 @@ void mpi_win_allocate_(void *f_size, void *f_disp_unit, void *f_info, void *f_co
   __typeof__(*tracer_args.win) tracer_f_win = 0;
   tracer_args.size = *(const MPI_Aint *)f_size;
   tracer_args.disp_unit = *(const int *)f_disp_unit;
-  tracer_args.info = MPI_Info_f2c(*(const MPI_Fint *)f_info);
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.info = openmpi_resolved_MPI_Info_f2c()(*(const MPI_Fint *)f_info);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   tracer_args.baseptr = f_baseptr;
   tracer_args.win = &tracer_f_win;
   uint64_t tracer_record[11];
@@ -16583,7 +16693,7 @@ void mpi_win_allocate_(void *f_size, void *f_disp_unit, void *f_info, void *f_co
   tracer_real(f_size, f_disp_unit, f_info, f_comm, f_baseptr, f_win, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_win = MPI_Win_f2c(*(const MPI_Fint *)f_win);
+  tracer_f_win = openmpi_resolved_MPI_Win_f2c()(*(const MPI_Fint *)f_win);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -16625,8 +16735,8 @@ void mpi_win_allocate_shared_(void *f_size, void *f_disp_unit, void *f_info, voi
   __typeof__(*tracer_args.win) tracer_f_win = 0;
   tracer_args.size = *(const MPI_Aint *)f_size;
   tracer_args.disp_unit = *(const int *)f_disp_unit;
-  tracer_args.info = MPI_Info_f2c(*(const MPI_Fint *)f_info);
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.info = openmpi_resolved_MPI_Info_f2c()(*(const MPI_Fint *)f_info);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   tracer_args.baseptr = f_baseptr;
   tracer_args.win = &tracer_f_win;
   uint64_t tracer_record[11];
@@ -16642,7 +16752,7 @@ void mpi_win_allocate_shared_(void *f_size, void *f_disp_unit, void *f_info, voi
   tracer_real(f_size, f_disp_unit, f_info, f_comm, f_baseptr, f_win, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_win = MPI_Win_f2c(*(const MPI_Fint *)f_win);
+  tracer_f_win = openmpi_resolved_MPI_Win_f2c()(*(const MPI_Fint *)f_win);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -16678,7 +16788,7 @@ void mpi_win_attach_(void *f_win, void *f_base, void *f_size, MPI_Fint *f_ierr) 
   }
   openmpi_depth++;
   struct openmpi_MPI_Win_attach_args tracer_args = {0};
-  tracer_args.win = MPI_Win_f2c(*(const MPI_Fint *)f_win);
+  tracer_args.win = openmpi_resolved_MPI_Win_f2c()(*(const MPI_Fint *)f_win);
   tracer_args.base = f_base;
   tracer_args.size = *(const MPI_Aint *)f_size;
   uint64_t tracer_record[7];
@@ -16725,7 +16835,7 @@ void mpi_win_call_errhandler_(void *f_win, void *f_errorcode, MPI_Fint *f_ierr) 
   }
   openmpi_depth++;
   struct openmpi_MPI_Win_call_errhandler_args tracer_args = {0};
-  tracer_args.win = MPI_Win_f2c(*(const MPI_Fint *)f_win);
+  tracer_args.win = openmpi_resolved_MPI_Win_f2c()(*(const MPI_Fint *)f_win);
   tracer_args.errorcode = *(const int *)f_errorcode;
   uint64_t tracer_record[6];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.win);
@@ -16770,7 +16880,7 @@ void mpi_win_complete_(void *f_win, MPI_Fint *f_ierr) {
   }
   openmpi_depth++;
   struct openmpi_MPI_Win_complete_args tracer_args = {0};
-  tracer_args.win = MPI_Win_f2c(*(const MPI_Fint *)f_win);
+  tracer_args.win = openmpi_resolved_MPI_Win_f2c()(*(const MPI_Fint *)f_win);
   uint64_t tracer_record[5];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.win);
   unsigned tracer_depth = tracer_inflight_push("openmpi", 311);
@@ -16819,8 +16929,8 @@ void mpi_win_create_(void *f_base, void *f_size, void *f_disp_unit, void *f_info
   tracer_args.base = f_base;
   tracer_args.size = *(const MPI_Aint *)f_size;
   tracer_args.disp_unit = *(const int *)f_disp_unit;
-  tracer_args.info = MPI_Info_f2c(*(const MPI_Fint *)f_info);
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.info = openmpi_resolved_MPI_Info_f2c()(*(const MPI_Fint *)f_info);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   tracer_args.win = &tracer_f_win;
   uint64_t tracer_record[11];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.base);
@@ -16835,7 +16945,7 @@ void mpi_win_create_(void *f_base, void *f_size, void *f_disp_unit, void *f_info
   tracer_real(f_base, f_size, f_disp_unit, f_info, f_comm, f_win, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_win = MPI_Win_f2c(*(const MPI_Fint *)f_win);
+  tracer_f_win = openmpi_resolved_MPI_Win_f2c()(*(const MPI_Fint *)f_win);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -16872,8 +16982,8 @@ void mpi_win_create_dynamic_(void *f_info, void *f_comm, void *f_win, MPI_Fint *
   openmpi_depth++;
   struct openmpi_MPI_Win_create_dynamic_args tracer_args = {0};
   __typeof__(*tracer_args.win) tracer_f_win = 0;
-  tracer_args.info = MPI_Info_f2c(*(const MPI_Fint *)f_info);
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.info = openmpi_resolved_MPI_Info_f2c()(*(const MPI_Fint *)f_info);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   tracer_args.win = &tracer_f_win;
   uint64_t tracer_record[8];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.info);
@@ -16885,7 +16995,7 @@ void mpi_win_create_dynamic_(void *f_info, void *f_comm, void *f_win, MPI_Fint *
   tracer_real(f_info, f_comm, f_win, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_win = MPI_Win_f2c(*(const MPI_Fint *)f_win);
+  tracer_f_win = openmpi_resolved_MPI_Win_f2c()(*(const MPI_Fint *)f_win);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -16932,7 +17042,7 @@ void mpi_win_create_errhandler_(void *f_function, void *f_errhandler, MPI_Fint *
   tracer_real(f_function, f_errhandler, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_errhandler = MPI_Errhandler_f2c(*(const MPI_Fint *)f_errhandler);
+  tracer_f_errhandler = openmpi_resolved_MPI_Errhandler_f2c()(*(const MPI_Fint *)f_errhandler);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -17020,7 +17130,7 @@ void mpi_win_delete_attr_(void *f_win, void *f_win_keyval, MPI_Fint *f_ierr) {
   }
   openmpi_depth++;
   struct openmpi_MPI_Win_delete_attr_args tracer_args = {0};
-  tracer_args.win = MPI_Win_f2c(*(const MPI_Fint *)f_win);
+  tracer_args.win = openmpi_resolved_MPI_Win_f2c()(*(const MPI_Fint *)f_win);
   tracer_args.win_keyval = *(const int *)f_win_keyval;
   uint64_t tracer_record[6];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.win);
@@ -17065,7 +17175,7 @@ void mpi_win_detach_(void *f_win, void *f_base, MPI_Fint *f_ierr) {
   }
   openmpi_depth++;
   struct openmpi_MPI_Win_detach_args tracer_args = {0};
-  tracer_args.win = MPI_Win_f2c(*(const MPI_Fint *)f_win);
+  tracer_args.win = openmpi_resolved_MPI_Win_f2c()(*(const MPI_Fint *)f_win);
   tracer_args.base = f_base;
   uint64_t tracer_record[6];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.win);
@@ -17111,7 +17221,7 @@ void mpi_win_fence_(void *f_assert, void *f_win, MPI_Fint *f_ierr) {
   openmpi_depth++;
   struct openmpi_MPI_Win_fence_args tracer_args = {0};
   tracer_args.assert = *(const int *)f_assert;
-  tracer_args.win = MPI_Win_f2c(*(const MPI_Fint *)f_win);
+  tracer_args.win = openmpi_resolved_MPI_Win_f2c()(*(const MPI_Fint *)f_win);
   uint64_t tracer_record[6];
   tracer_record[4] = (uint64_t)(int64_t)(tracer_args.assert);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.win);
@@ -17156,7 +17266,7 @@ void mpi_win_flush_(void *f_rank, void *f_win, MPI_Fint *f_ierr) {
   openmpi_depth++;
   struct openmpi_MPI_Win_flush_args tracer_args = {0};
   tracer_args.rank = *(const int *)f_rank;
-  tracer_args.win = MPI_Win_f2c(*(const MPI_Fint *)f_win);
+  tracer_args.win = openmpi_resolved_MPI_Win_f2c()(*(const MPI_Fint *)f_win);
   uint64_t tracer_record[6];
   tracer_record[4] = (uint64_t)(int64_t)(tracer_args.rank);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.win);
@@ -17200,7 +17310,7 @@ void mpi_win_flush_all_(void *f_win, MPI_Fint *f_ierr) {
   }
   openmpi_depth++;
   struct openmpi_MPI_Win_flush_all_args tracer_args = {0};
-  tracer_args.win = MPI_Win_f2c(*(const MPI_Fint *)f_win);
+  tracer_args.win = openmpi_resolved_MPI_Win_f2c()(*(const MPI_Fint *)f_win);
   uint64_t tracer_record[5];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.win);
   unsigned tracer_depth = tracer_inflight_push("openmpi", 320);
@@ -17244,7 +17354,7 @@ void mpi_win_flush_local_(void *f_rank, void *f_win, MPI_Fint *f_ierr) {
   openmpi_depth++;
   struct openmpi_MPI_Win_flush_local_args tracer_args = {0};
   tracer_args.rank = *(const int *)f_rank;
-  tracer_args.win = MPI_Win_f2c(*(const MPI_Fint *)f_win);
+  tracer_args.win = openmpi_resolved_MPI_Win_f2c()(*(const MPI_Fint *)f_win);
   uint64_t tracer_record[6];
   tracer_record[4] = (uint64_t)(int64_t)(tracer_args.rank);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.win);
@@ -17288,7 +17398,7 @@ void mpi_win_flush_local_all_(void *f_win, MPI_Fint *f_ierr) {
   }
   openmpi_depth++;
   struct openmpi_MPI_Win_flush_local_all_args tracer_args = {0};
-  tracer_args.win = MPI_Win_f2c(*(const MPI_Fint *)f_win);
+  tracer_args.win = openmpi_resolved_MPI_Win_f2c()(*(const MPI_Fint *)f_win);
   uint64_t tracer_record[5];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.win);
   unsigned tracer_depth = tracer_inflight_push("openmpi", 322);
@@ -17341,7 +17451,7 @@ void mpi_win_free_(void *f_win, MPI_Fint *f_ierr) {
   tracer_real(f_win, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_win = MPI_Win_f2c(*(const MPI_Fint *)f_win);
+  tracer_f_win = openmpi_resolved_MPI_Win_f2c()(*(const MPI_Fint *)f_win);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -17426,7 +17536,7 @@ void mpi_win_get_attr_(void *f_win, void *f_win_keyval, void *f_attribute_val, v
   openmpi_depth++;
   struct openmpi_MPI_Win_get_attr_args tracer_args = {0};
   __typeof__(*tracer_args.flag) tracer_f_flag = 0;
-  tracer_args.win = MPI_Win_f2c(*(const MPI_Fint *)f_win);
+  tracer_args.win = openmpi_resolved_MPI_Win_f2c()(*(const MPI_Fint *)f_win);
   tracer_args.win_keyval = *(const int *)f_win_keyval;
   tracer_args.attribute_val = f_attribute_val;
   tracer_args.flag = &tracer_f_flag;
@@ -17478,7 +17588,7 @@ void mpi_win_get_errhandler_(void *f_win, void *f_errhandler, MPI_Fint *f_ierr) 
   openmpi_depth++;
   struct openmpi_MPI_Win_get_errhandler_args tracer_args = {0};
   __typeof__(*tracer_args.errhandler) tracer_f_errhandler = 0;
-  tracer_args.win = MPI_Win_f2c(*(const MPI_Fint *)f_win);
+  tracer_args.win = openmpi_resolved_MPI_Win_f2c()(*(const MPI_Fint *)f_win);
   tracer_args.errhandler = &tracer_f_errhandler;
   uint64_t tracer_record[7];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.win);
@@ -17489,7 +17599,7 @@ void mpi_win_get_errhandler_(void *f_win, void *f_errhandler, MPI_Fint *f_ierr) 
   tracer_real(f_win, f_errhandler, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_errhandler = MPI_Errhandler_f2c(*(const MPI_Fint *)f_errhandler);
+  tracer_f_errhandler = openmpi_resolved_MPI_Errhandler_f2c()(*(const MPI_Fint *)f_errhandler);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -17526,7 +17636,7 @@ void mpi_win_get_group_(void *f_win, void *f_group, MPI_Fint *f_ierr) {
   openmpi_depth++;
   struct openmpi_MPI_Win_get_group_args tracer_args = {0};
   __typeof__(*tracer_args.group) tracer_f_group = 0;
-  tracer_args.win = MPI_Win_f2c(*(const MPI_Fint *)f_win);
+  tracer_args.win = openmpi_resolved_MPI_Win_f2c()(*(const MPI_Fint *)f_win);
   tracer_args.group = &tracer_f_group;
   uint64_t tracer_record[7];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.win);
@@ -17537,7 +17647,7 @@ void mpi_win_get_group_(void *f_win, void *f_group, MPI_Fint *f_ierr) {
   tracer_real(f_win, f_group, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_group = MPI_Group_f2c(*(const MPI_Fint *)f_group);
+  tracer_f_group = openmpi_resolved_MPI_Group_f2c()(*(const MPI_Fint *)f_group);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -17574,7 +17684,7 @@ void mpi_win_get_info_(void *f_win, void *f_info_used, MPI_Fint *f_ierr) {
   openmpi_depth++;
   struct openmpi_MPI_Win_get_info_args tracer_args = {0};
   __typeof__(*tracer_args.info_used) tracer_f_info_used = 0;
-  tracer_args.win = MPI_Win_f2c(*(const MPI_Fint *)f_win);
+  tracer_args.win = openmpi_resolved_MPI_Win_f2c()(*(const MPI_Fint *)f_win);
   tracer_args.info_used = &tracer_f_info_used;
   uint64_t tracer_record[7];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.win);
@@ -17585,7 +17695,7 @@ void mpi_win_get_info_(void *f_win, void *f_info_used, MPI_Fint *f_ierr) {
   tracer_real(f_win, f_info_used, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
-  tracer_f_info_used = MPI_Info_f2c(*(const MPI_Fint *)f_info_used);
+  tracer_f_info_used = openmpi_resolved_MPI_Info_f2c()(*(const MPI_Fint *)f_info_used);
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
@@ -17623,7 +17733,7 @@ void mpi_win_get_name_(void *f_win, void *f_win_name, void *f_resultlen, MPI_Fin
   struct openmpi_MPI_Win_get_name_args tracer_args = {0};
   __typeof__(*tracer_args.win_name) tracer_f_win_name = 0;
   __typeof__(*tracer_args.resultlen) tracer_f_resultlen = 0;
-  tracer_args.win = MPI_Win_f2c(*(const MPI_Fint *)f_win);
+  tracer_args.win = openmpi_resolved_MPI_Win_f2c()(*(const MPI_Fint *)f_win);
   tracer_args.win_name = &tracer_f_win_name;
   tracer_args.resultlen = &tracer_f_resultlen;
   uint64_t tracer_record[9];
@@ -17677,7 +17787,7 @@ void mpi_win_lock_(void *f_lock_type, void *f_rank, void *f_assert, void *f_win,
   tracer_args.lock_type = *(const int *)f_lock_type;
   tracer_args.rank = *(const int *)f_rank;
   tracer_args.assert = *(const int *)f_assert;
-  tracer_args.win = MPI_Win_f2c(*(const MPI_Fint *)f_win);
+  tracer_args.win = openmpi_resolved_MPI_Win_f2c()(*(const MPI_Fint *)f_win);
   uint64_t tracer_record[8];
   tracer_record[4] = (uint64_t)(int64_t)(tracer_args.lock_type);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.rank);
@@ -17724,7 +17834,7 @@ void mpi_win_lock_all_(void *f_assert, void *f_win, MPI_Fint *f_ierr) {
   openmpi_depth++;
   struct openmpi_MPI_Win_lock_all_args tracer_args = {0};
   tracer_args.assert = *(const int *)f_assert;
-  tracer_args.win = MPI_Win_f2c(*(const MPI_Fint *)f_win);
+  tracer_args.win = openmpi_resolved_MPI_Win_f2c()(*(const MPI_Fint *)f_win);
   uint64_t tracer_record[6];
   tracer_record[4] = (uint64_t)(int64_t)(tracer_args.assert);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.win);
@@ -17768,9 +17878,9 @@ void mpi_win_post_(void *f_group, void *f_assert, void *f_win, MPI_Fint *f_ierr)
   }
   openmpi_depth++;
   struct openmpi_MPI_Win_post_args tracer_args = {0};
-  tracer_args.group = MPI_Group_f2c(*(const MPI_Fint *)f_group);
+  tracer_args.group = openmpi_resolved_MPI_Group_f2c()(*(const MPI_Fint *)f_group);
   tracer_args.assert = *(const int *)f_assert;
-  tracer_args.win = MPI_Win_f2c(*(const MPI_Fint *)f_win);
+  tracer_args.win = openmpi_resolved_MPI_Win_f2c()(*(const MPI_Fint *)f_win);
   uint64_t tracer_record[7];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.group);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.assert);
@@ -17815,7 +17925,7 @@ void mpi_win_set_attr_(void *f_win, void *f_win_keyval, void *f_attribute_val, M
   }
   openmpi_depth++;
   struct openmpi_MPI_Win_set_attr_args tracer_args = {0};
-  tracer_args.win = MPI_Win_f2c(*(const MPI_Fint *)f_win);
+  tracer_args.win = openmpi_resolved_MPI_Win_f2c()(*(const MPI_Fint *)f_win);
   tracer_args.win_keyval = *(const int *)f_win_keyval;
   tracer_args.attribute_val = f_attribute_val;
   uint64_t tracer_record[7];
@@ -17862,8 +17972,8 @@ void mpi_win_set_errhandler_(void *f_win, void *f_errhandler, MPI_Fint *f_ierr) 
   }
   openmpi_depth++;
   struct openmpi_MPI_Win_set_errhandler_args tracer_args = {0};
-  tracer_args.win = MPI_Win_f2c(*(const MPI_Fint *)f_win);
-  tracer_args.errhandler = MPI_Errhandler_f2c(*(const MPI_Fint *)f_errhandler);
+  tracer_args.win = openmpi_resolved_MPI_Win_f2c()(*(const MPI_Fint *)f_win);
+  tracer_args.errhandler = openmpi_resolved_MPI_Errhandler_f2c()(*(const MPI_Fint *)f_errhandler);
   uint64_t tracer_record[6];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.win);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.errhandler);
@@ -17907,8 +18017,8 @@ void mpi_win_set_info_(void *f_win, void *f_info, MPI_Fint *f_ierr) {
   }
   openmpi_depth++;
   struct openmpi_MPI_Win_set_info_args tracer_args = {0};
-  tracer_args.win = MPI_Win_f2c(*(const MPI_Fint *)f_win);
-  tracer_args.info = MPI_Info_f2c(*(const MPI_Fint *)f_info);
+  tracer_args.win = openmpi_resolved_MPI_Win_f2c()(*(const MPI_Fint *)f_win);
+  tracer_args.info = openmpi_resolved_MPI_Info_f2c()(*(const MPI_Fint *)f_info);
   uint64_t tracer_record[6];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.win);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.info);
@@ -17952,7 +18062,7 @@ void mpi_win_set_name_(void *f_win, void *f_win_name, MPI_Fint *f_ierr, size_t f
   }
   openmpi_depth++;
   struct openmpi_MPI_Win_set_name_args tracer_args = {0};
-  tracer_args.win = MPI_Win_f2c(*(const MPI_Fint *)f_win);
+  tracer_args.win = openmpi_resolved_MPI_Win_f2c()(*(const MPI_Fint *)f_win);
   uint64_t tracer_record[6];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.win);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.win_name);
@@ -18000,7 +18110,7 @@ void mpi_win_shared_query_(void *f_win, void *f_rank, void *f_size, void *f_disp
   struct openmpi_MPI_Win_shared_query_args tracer_args = {0};
   __typeof__(*tracer_args.size) tracer_f_size = 0;
   __typeof__(*tracer_args.disp_unit) tracer_f_disp_unit = 0;
-  tracer_args.win = MPI_Win_f2c(*(const MPI_Fint *)f_win);
+  tracer_args.win = openmpi_resolved_MPI_Win_f2c()(*(const MPI_Fint *)f_win);
   tracer_args.rank = *(const int *)f_rank;
   tracer_args.size = &tracer_f_size;
   tracer_args.disp_unit = &tracer_f_disp_unit;
@@ -18055,9 +18165,9 @@ void mpi_win_start_(void *f_group, void *f_assert, void *f_win, MPI_Fint *f_ierr
   }
   openmpi_depth++;
   struct openmpi_MPI_Win_start_args tracer_args = {0};
-  tracer_args.group = MPI_Group_f2c(*(const MPI_Fint *)f_group);
+  tracer_args.group = openmpi_resolved_MPI_Group_f2c()(*(const MPI_Fint *)f_group);
   tracer_args.assert = *(const int *)f_assert;
-  tracer_args.win = MPI_Win_f2c(*(const MPI_Fint *)f_win);
+  tracer_args.win = openmpi_resolved_MPI_Win_f2c()(*(const MPI_Fint *)f_win);
   uint64_t tracer_record[7];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.group);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.assert);
@@ -18102,7 +18212,7 @@ void mpi_win_sync_(void *f_win, MPI_Fint *f_ierr) {
   }
   openmpi_depth++;
   struct openmpi_MPI_Win_sync_args tracer_args = {0};
-  tracer_args.win = MPI_Win_f2c(*(const MPI_Fint *)f_win);
+  tracer_args.win = openmpi_resolved_MPI_Win_f2c()(*(const MPI_Fint *)f_win);
   uint64_t tracer_record[5];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.win);
   unsigned tracer_depth = tracer_inflight_push("openmpi", 339);
@@ -18146,7 +18256,7 @@ void mpi_win_test_(void *f_win, void *f_flag, MPI_Fint *f_ierr) {
   openmpi_depth++;
   struct openmpi_MPI_Win_test_args tracer_args = {0};
   __typeof__(*tracer_args.flag) tracer_f_flag = 0;
-  tracer_args.win = MPI_Win_f2c(*(const MPI_Fint *)f_win);
+  tracer_args.win = openmpi_resolved_MPI_Win_f2c()(*(const MPI_Fint *)f_win);
   tracer_args.flag = &tracer_f_flag;
   uint64_t tracer_record[7];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.win);
@@ -18194,7 +18304,7 @@ void mpi_win_unlock_(void *f_rank, void *f_win, MPI_Fint *f_ierr) {
   openmpi_depth++;
   struct openmpi_MPI_Win_unlock_args tracer_args = {0};
   tracer_args.rank = *(const int *)f_rank;
-  tracer_args.win = MPI_Win_f2c(*(const MPI_Fint *)f_win);
+  tracer_args.win = openmpi_resolved_MPI_Win_f2c()(*(const MPI_Fint *)f_win);
   uint64_t tracer_record[6];
   tracer_record[4] = (uint64_t)(int64_t)(tracer_args.rank);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.win);
@@ -18238,7 +18348,7 @@ void mpi_win_unlock_all_(void *f_win, MPI_Fint *f_ierr) {
   }
   openmpi_depth++;
   struct openmpi_MPI_Win_unlock_all_args tracer_args = {0};
-  tracer_args.win = MPI_Win_f2c(*(const MPI_Fint *)f_win);
+  tracer_args.win = openmpi_resolved_MPI_Win_f2c()(*(const MPI_Fint *)f_win);
   uint64_t tracer_record[5];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.win);
   unsigned tracer_depth = tracer_inflight_push("openmpi", 342);
@@ -18281,7 +18391,7 @@ void mpi_win_wait_(void *f_win, MPI_Fint *f_ierr) {
   }
   openmpi_depth++;
   struct openmpi_MPI_Win_wait_args tracer_args = {0};
-  tracer_args.win = MPI_Win_f2c(*(const MPI_Fint *)f_win);
+  tracer_args.win = openmpi_resolved_MPI_Win_f2c()(*(const MPI_Fint *)f_win);
   uint64_t tracer_record[5];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.win);
   unsigned tracer_depth = tracer_inflight_push("openmpi", 343);
@@ -18324,7 +18434,7 @@ void mpi_attr_delete_(void *f_comm, void *f_keyval, MPI_Fint *f_ierr) {
   }
   openmpi_depth++;
   struct openmpi_MPI_Attr_delete_args tracer_args = {0};
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   tracer_args.keyval = *(const int *)f_keyval;
   uint64_t tracer_record[6];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.comm);
@@ -18372,7 +18482,7 @@ void mpi_attr_get_(void *f_comm, void *f_keyval, void *f_attribute_val, void *f_
   openmpi_depth++;
   struct openmpi_MPI_Attr_get_args tracer_args = {0};
   __typeof__(*tracer_args.flag) tracer_f_flag = 0;
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   tracer_args.keyval = *(const int *)f_keyval;
   tracer_args.attribute_val = f_attribute_val;
   tracer_args.flag = &tracer_f_flag;
@@ -18423,7 +18533,7 @@ void mpi_attr_put_(void *f_comm, void *f_keyval, void *f_attribute_val, MPI_Fint
   }
   openmpi_depth++;
   struct openmpi_MPI_Attr_put_args tracer_args = {0};
-  tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
+  tracer_args.comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   tracer_args.keyval = *(const int *)f_keyval;
   tracer_args.attribute_val = f_attribute_val;
   uint64_t tracer_record[7];

@@ -29,6 +29,10 @@
  * raises it first, so its calls go straight to the library, untraced. */
 extern __thread unsigned ze_depth;
 
+/* An object of the library by name, looked up in the copy the app loaded; NULL while it
+ * has none (the interposer defines it). */
+void *ze_library_object(const char *name);
+
 /* ze_result_t zeInit(ze_init_flags_t flags) */
 typedef __typeof__(zeInit) ze_zeInit_fn;
 struct ze_zeInit_args {

@@ -10918,6 +10918,10 @@ static const char *const ze_environment[] = {
     NULL,
 };
 
+static const char *const ze_launcher_variables[] = {
+    NULL,
+};
+
 const struct tracer_backend_desc tracer_backend_ze = {
     "ze",
     "ZE",
@@ -10931,4 +10935,5 @@ const struct tracer_backend_desc tracer_backend_ze = {
     ze_environment,
     "libze_loader.so.1",
     "",
+    ze_launcher_variables,
 };

@@ -6,6 +6,27 @@
  */
 #include "openmpi_args.h"
 
+/* Open MPI's predefined handles (MPI_COMM_WORLD, MPI_DATATYPE_NULL, MPI_REQUEST_NULL ...)
+ * are the addresses of objects in libmpi. Referred to as such, they would make the
+ * dynamic loader look for libmpi's data when the interposer loads, and a process that
+ * loads libmpi only later (python3 with mpi4py) would die there. Each is looked up
+ * instead when first used, in the copy of libmpi the app loaded. */
+static void *openmpi_predefined(void **cache, const char *name) {
+  void *object = __atomic_load_n(cache, __ATOMIC_ACQUIRE);
+  if (!object) {
+    object = openmpi_library_object(name);
+    __atomic_store_n(cache, object, __ATOMIC_RELEASE);
+  }
+  return object;
+}
+
+#undef OMPI_PREDEFINED_GLOBAL
+#define OMPI_PREDEFINED_GLOBAL(type, global)                                                 \
+  __extension__({                                                                           \
+    static void *tracer_object;                                                             \
+    (type) openmpi_predefined(&tracer_object, #global);                                     \
+  })
+
 uint64_t openmpi_element_size(MPI_Datatype datatype) {
   int size = 0;
   if (datatype == MPI_DATATYPE_NULL)
