@@ -107,65 +107,14 @@ static char *typed_decl(const char *spelling, const char *name) {
   return xasprintf("%s%s%s", spelling, n && spelling[n - 1] == '*' ? "" : " ", name);
 }
 
-/* Wraps "head(a, b, c)" the way clang-format would: when the line would pass 100
- * columns (at the given indent), the items continue under the opening paren. Returns an
- * owned string; items are ", "-separated in `list`. */
-static char *wrap_list(const char *head, const char *list, const char *tail, size_t indent) {
-  enum { WIDTH = 100 };
-  if (indent + strlen(head) + strlen(list) + strlen(tail) + 1 <= WIDTH)
-    return xasprintf("%s(%s)%s", head, list, tail);
-  struct strbuf sb;
-  strbuf_init(&sb);
-  strbuf_addf(&sb, "%s(", head);
-  size_t column = indent + strlen(head) + 1, align = column;
-  const char *item = list;
-  while (*item) {
-    /* An item ends at ", " outside parentheses (function pointer params have commas). */
-    int depth = 0;
-    const char *end = item;
-    while (*end && !(depth == 0 && end[0] == ',' && end[1] == ' ')) {
-      depth += *end == '(' ? 1 : *end == ')' ? -1 : 0;
-      end++;
-    }
-    size_t len = (size_t)(end - item);
-    bool last = !*end;
-    size_t needed = len + (last ? 1 + strlen(tail) : 1);
-    if (column > align && column + 1 + needed > WIDTH) {
-      strbuf_addf(&sb, "\n%*s", (int)align, "");
-      column = align;
-    } else if (column > align) {
-      strbuf_add(&sb, " ");
-      column++;
-    }
-    strbuf_addn(&sb, item, len);
-    column += len;
-    if (last)
-      break;
-    strbuf_add(&sb, ",");
-    column++;
-    item = end + 2;
-  }
-  strbuf_addf(&sb, ")%s", tail);
-  return strbuf_release(&sb);
-}
-
-/* The prototype with its params wrapped: "type name(p1, p2,\n           p3)". */
-static char *wrapped_prototype(const struct model_function *f) {
+/* The prototype as a definition: a function-like macro of the same name must not expand
+ * in it, so the name goes in parentheses. */
+static char *definition_prototype(const struct model_function *f) {
   const char *open = strstr(f->prototype, f->name);
-  if (!open || open[strlen(f->name)] != '(')
+  if (!f->has_macro || !open || open[strlen(f->name)] != '(')
     return xstrdup(f->prototype);
-  size_t head_len = (size_t)(open - f->prototype) + strlen(f->name);
-  /* A function-like macro of the same name must not expand in the definition. */
-  char *head = f->has_macro ? xasprintf("%.*s(%s)", (int)(open - f->prototype), f->prototype,
-                                        f->name)
-                            : xstrndup(f->prototype, head_len);
-  const char *params = f->prototype + head_len + 1;
-  const char *close = strrchr(params, ')');
-  char *list = xstrndup(params, close ? (size_t)(close - params) : strlen(params));
-  char *out = wrap_list(head, list, close ? close + 1 : "", 0);
-  free(head);
-  free(list);
-  return out;
+  return xasprintf("%.*s(%s)%s", (int)(open - f->prototype), f->prototype, f->name,
+                   open + strlen(f->name));
 }
 
 /* The prototype of the function that records a call of f: static, named
@@ -185,11 +134,10 @@ static char *traced_prototype(const char *backend, const struct model_function *
   const char *close = strrchr(params, ')');
   size_t len = close ? (size_t)(close - params) : strlen(params);
   bool none = len == 0 || (len == 4 && strncmp(params, "void", 4) == 0);
-  char *list = xasprintf("%s_%s_fn *tracer_real, const void *tracer_caller%s%.*s", backend,
-                         f->name, none ? "" : ", ", none ? 0 : (int)len, params);
-  char *out = wrap_list(head, list, close ? close + 1 : "", 0);
+  char *out = xasprintf("%s(%s_%s_fn *tracer_real, const void *tracer_caller%s%.*s)%s", head,
+                        backend, f->name, none ? "" : ", ", none ? 0 : (int)len, params,
+                        close ? close + 1 : "");
   free(head);
-  free(list);
   return out;
 }
 
@@ -321,9 +269,12 @@ static void build_full_fields(const struct model_function *f, struct tree *fn) {
   struct tree *full = tree_set(fn, "full_fields", tree_list());
   for (size_t i = 0; i < f->params.len; i++)
     param_contents(f, f->params.items[i], full, true);
-  tree_set(fn, "full_entry_fields", tree_stringf("%zu", full->len));
+  size_t entry = full->len;
+  tree_set(fn, "full_entry_fields", tree_stringf("%zu", entry));
   for (size_t i = 0; i < f->params.len; i++)
     param_contents(f, f->params.items[i], full, false);
+  for (size_t i = 0; i < full->len; i++)
+    tree_set_string(full->items[i], "when", i < entry ? "at entry" : "at exit");
 }
 
 static bool matches(const struct ptrvec *patterns, const char *name) {
@@ -424,9 +375,9 @@ static struct tree *build_function(struct view *v, const struct model_function *
   tree_set(fn, "index", tree_stringf("%zu", index));
   tree_set_string(fn, "header", f->header);
   tree_set_string(fn, "prototype", f->prototype);
-  char *wrapped = wrapped_prototype(f);
-  tree_set_string(fn, "prototype_wrapped", wrapped);
-  free(wrapped);
+  char *definition = definition_prototype(f);
+  tree_set_string(fn, "definition", definition);
+  free(definition);
   char *traced = traced_prototype(b, f);
   if (!traced)
     v->status = diag_error_at(v->d, v->s->path, 0, 0, "cannot find %s in its prototype: %s",
@@ -465,23 +416,8 @@ static struct tree *build_function(struct view *v, const struct model_function *
   for (size_t i = 0; i < f->params.len; i++)
     strbuf_addf(&direct, "%s%s", i ? ", " : "", ((struct model_param *)f->params.items[i])->name);
   tree_set_string(fn, "direct_args", direct.data);
-  char *direct_call = wrap_list(returns ? "return tracer_real" : "tracer_real", direct.data, ";", 4);
-  tree_set_string(fn, "direct_call", direct_call);
-  free(direct_call);
-  char *traced_head = xasprintf("%s%s_traced_%s", returns ? "return " : "", b, f->name);
-  char *traced_args = xasprintf("tracer_real, __builtin_return_address(0)%s%s",
-                                direct.len ? ", " : "", direct.len ? direct.data : "");
-  char *traced_call = wrap_list(traced_head, traced_args, ";", 2);
-  tree_set_string(fn, "traced_call", traced_call);
-  free(traced_head);
-  free(traced_args);
-  free(traced_call);
-  strbuf_free(&direct);
   tree_set_string(fn, "call_args", call.data);
-  char *real_call = wrap_list(returns ? "tracer_args.tracer_result = tracer_real" : "tracer_real",
-                              call.data, ";", 2);
-  tree_set_string(fn, "real_call", real_call);
-  free(real_call);
+  strbuf_free(&direct);
   strbuf_free(&call);
   build_full_fields(f, fn);
   bool status_is_result = !slot && returns && strcmp(tree_get(fn, "status")->string, "0") != 0;
@@ -513,10 +449,6 @@ static struct tree *build_function(struct view *v, const struct model_function *
   if (!before && !after && !c && !slot) {
     struct tree *lean = tree_set(fn, "lean", tree_map());
     tree_set_bool(lean, "counted", counted);
-    char *call_lean = wrap_list(returns ? "tracer_result = tracer_real" : "tracer_real",
-                                tree_get(fn, "direct_args")->string, ";", 4);
-    tree_set_string(lean, "call", call_lean);
-    free(call_lean);
     if (returns) {
       char *decl = typed_decl(f->result->spelling, "tracer_result");
       tree_set_string(lean, "result_decl", decl);

@@ -89,47 +89,6 @@ static char *unmacroed(const struct model_function *f, char *prototype) {
   return out;
 }
 
-/* The prototype as clang-format writes it: past 100 columns, params continue under the
- * opening parenthesis. */
-static char *wrapped(const struct model_function *f) {
-  enum { WIDTH = 100 };
-  const char *open = strstr(f->prototype, f->name);
-  if (strlen(f->prototype) + 2 <= WIDTH || !open || open[strlen(f->name)] != '(')
-    return xstrdup(f->prototype);
-  size_t align = (size_t)(open - f->prototype) + strlen(f->name) + 1;
-  struct strbuf sb;
-  strbuf_init(&sb);
-  strbuf_addn(&sb, f->prototype, align);
-  size_t column = align;
-  const char *item = f->prototype + align;
-  int depth = 0;
-  while (*item) {
-    /* An item ends after ", " outside parentheses (function pointer params have commas). */
-    const char *end = item;
-    while (*end && !(depth == 0 && ((end[0] == ',' && end[1] == ' ') || end[0] == ')'))) {
-      depth += *end == '(' ? 1 : *end == ')' ? -1 : 0;
-      end++;
-    }
-    size_t len = (size_t)(end - item) + 1; /* with its ',' or ')' */
-    size_t room = *end == ')' ? len + 2 : len;
-    if (column > align && column + 1 + room > WIDTH) {
-      strbuf_addf(&sb, "\n%*s", (int)align, "");
-      column = align;
-    } else if (column > align) {
-      strbuf_add(&sb, " ");
-      column++;
-    }
-    strbuf_addn(&sb, item, len);
-    column += len;
-    if (*end != ',') {
-      strbuf_add(&sb, end + 1);
-      break;
-    }
-    item = end + 2;
-  }
-  return strbuf_release(&sb);
-}
-
 static void add_line(struct tree *body, const char *line) {
   tree_set_string(tree_push(body, tree_map()), "line", line);
 }
@@ -149,7 +108,7 @@ void view_null(const struct model *m, const struct spec *s, struct tree *root) {
     struct tree *fn = tree_push(functions, tree_map());
     tree_set_string(fn, "name", f->name);
     tree_set_string(fn, "header", f->header);
-    char *prototype = unmacroed(f, wrapped(f));
+    char *prototype = unmacroed(f, xstrdup(f->prototype));
     tree_set_string(fn, "prototype", prototype);
     free(prototype);
     struct tree *body = tree_set(fn, "body", tree_list());
